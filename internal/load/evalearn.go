@@ -133,14 +133,15 @@ func addEvaLearnProblem(problems Input, raw jsonRaw, line int, emit Emit, byID m
 
 // emitEvaLearnSequence emits a record for each position of raw, the sequence at line of
 // sequences, asking the problems of byID; a sequence that does not decode, or has no
-// question_ids, is a bad item.
+// question_ids, is a bad item; one whose sequence_id does not read is one that says how many
+// positions are skipped with it, as one that does not decode.
 func emitEvaLearnSequence(sequences Input, raw jsonRaw, line int, emit Emit, byID map[string]*evaLearnProblem) error {
 	var s evaLearnSequence
 	if err := decodeRecord(sequences, line, "evalearn:", "sequence_id", raw, &s); err != nil {
 		return emit(nil, 0, withItems(err, len(s.QuestionIDs), "position", "positions"))
 	}
 	if _, err := idText("sequence_id", s.SequenceID); err != nil {
-		return emit(nil, 0, badf(sequences, line, "", "%v", err))
+		return emit(nil, 0, withItems(badf(sequences, line, "", "%v", err), len(s.QuestionIDs), "position", "positions"))
 	}
 	// The sequence as evaluate_metric.py groups its results, by sequence_id as a Python
 	// dict key, as EvaLearnResults names it: 3 and 3.0 are one sequence, the string "3"

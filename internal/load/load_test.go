@@ -621,6 +621,27 @@ func TestWholeItemFaults(t *testing.T) {
 	if err != nil || !slices.Equal(bads, want) {
 		t.Errorf("evalearn sequence of the wrong type: bad %q, %v; want %q", bads, err, want)
 	}
+	// a sequence whose sequence_id does not read loses its positions with it, as one whose type
+	// does not
+	for _, tt := range []struct{ seq, want string }{
+		{`{"type": "T", "question_ids": [1, 1]}`, `s:1: [0]: missing field "sequence_id" (2 positions skipped with it)`},
+		{`{"sequence_id": null, "question_ids": [1, 1]}`, `s:1: [0]: missing field "sequence_id" (2 positions skipped with it)`},
+		{`{"sequence_id": [9], "question_ids": [1, 1]}`, `s:1: [0]: sequence_id: want a string or a number, got a list (2 positions skipped with it)`},
+		{`{"sequence_id": "", "question_ids": [1]}`, `s:1: [0]: field "sequence_id" is empty (1 position skipped with it)`},
+	} {
+		bads = nil
+		err := EvaLearn(Input{Name: "p", R: strings.NewReader(`[{"id": 1, "type": "T", "prompt": ["Q?"]}]`)},
+			Input{Name: "s", R: strings.NewReader("[" + tt.seq + "]")},
+			Options{}, func(_ *record.Record, _ int, bad error) error {
+				if bad != nil {
+					bads = append(bads, bad.Error())
+				}
+				return nil
+			})
+		if err != nil || !slices.Equal(bads, []string{tt.want}) {
+			t.Errorf("evalearn sequence %s: bad %q, %v; want [%q]", tt.seq, bads, err, tt.want)
+		}
+	}
 }
 
 // TestEvaLearnResultsKeys checks that sequence ids and positions are keyed as Python's dicts key
