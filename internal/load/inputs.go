@@ -125,7 +125,7 @@ func (a *app) detectFormat(name string, in *Input, br *bufio.Reader) (string, er
 		if len(bytes.TrimSpace(head)) == 0 { // a download that failed, say: --format would load nothing
 			return "", command.Usagef("%s: the file is empty, so its format cannot be detected; use --format", name)
 		}
-		return "", command.Usagef("%s: cannot detect the format (its first bytes hold no benchmark's fields, and its name ends in none of .jsonl, .ndjson, .csv, .tsv); use --format (one of %s)", name, strings.Join(Formats(), ", "))
+		return "", command.Usagef("%s: cannot detect the format (its first bytes hold no benchmark's fields, and its name ends in none of .jsonl, .ndjson, .csv, .tsv, .tab); use --format (one of %s)", name, strings.Join(Formats(), ", "))
 	}
 	// A pipe, whose format loadAll and mapApplies could not read ahead.
 	if format == "evalearn" {
