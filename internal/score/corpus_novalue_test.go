@@ -1,0 +1,57 @@
+package score
+
+import (
+	"strings"
+	"testing"
+)
+
+// TestCorpusWithoutValue: a corpus metric that no record gives a value (no record has what it
+// reads) has a null mean of count 0 in overall and a warning that says why; under corpus its
+// figure is null (auc, ranking, perplexity) or its section is left out (classification, corpus
+// BLEU, gen_eval), but for the sections that keep the reference's figures for no input: chunk's
+// conlleval 0s and pairwise's pn 128 with pn_inf. The README says so.
+func TestCorpusWithoutValue(t *testing.T) {
+	in := `{"schema":1,"id":"d","question":"q","answers":["Bern"]}
+{"schema":1,"id":"z","question":"q","prediction":{"text":"Paris"}}
+`
+	metrics := []string{"accuracy", "auc", "pn", "pairwise_acc", "mrr", "map", "chunk_f1", "perplexity",
+		"corpus_bleu", "gen_eval_bleu"}
+	s, _ := summaryOf(t, in, []string{"--bootstrap", "0", "--metrics", strings.Join(metrics, ",")})
+	for _, m := range metrics {
+		st := s.Overall.Metrics[m]
+		if st == nil || st.Mean != nil || st.Count != 0 {
+			t.Errorf("overall %s = %+v, want a null mean of count 0", m, st)
+		}
+	}
+	c := s.Corpus
+	if c == nil {
+		t.Fatal("no corpus section")
+	}
+	if c.Classification != nil || c.CorpusBLEU != nil || c.GenEval != nil {
+		t.Errorf("corpus classification %v, corpus_bleu %v, gen_eval %v: want each left out", c.Classification, c.CorpusBLEU, c.GenEval)
+	}
+	if c.AUC == nil || c.AUC.AUC != nil {
+		t.Errorf("corpus.auc = %+v, want auc null", c.AUC)
+	}
+	if c.Ranking == nil || c.Ranking.MRR != nil || c.Ranking.MAP != nil {
+		t.Errorf("corpus.ranking = %+v, want mrr and map null", c.Ranking)
+	}
+	if c.Perplexity == nil || c.Perplexity.PPL != nil {
+		t.Errorf("corpus.perplexity = %+v, want ppl null", c.Perplexity)
+	}
+	if c.Chunk == nil || c.Chunk.Records != 0 || c.Chunk.Precision != 0 || c.Chunk.Recall != 0 || c.Chunk.F1 != 0 {
+		t.Errorf("corpus.chunk = %+v, want conlleval's 0s over no record", c.Chunk)
+	}
+	if p := c.Pairwise; p == nil || p.PN == nil || *p.PN != PNCap || !p.PNInf || p.PairwiseAcc != nil {
+		t.Errorf("corpus.pairwise = %+v, want pn %g, pn_inf true, pairwise_acc null", p, PNCap)
+	}
+	for _, want := range []string{"classification:", "auc:", "pn, pairwise_acc:", "mrr, map:", "chunk_f1:", "perplexity:", "corpus_bleu, gen_eval_bleu:"} {
+		found := false
+		for _, w := range s.Warnings {
+			found = found || strings.HasPrefix(w, want)
+		}
+		if !found {
+			t.Errorf("no warning begins %q; warnings: %q", want, s.Warnings)
+		}
+	}
+}
