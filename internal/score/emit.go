@@ -48,7 +48,7 @@ func newEmitter(ctx context.Context, cfg *config, stdout, stderr io.Writer, mism
 		corpus: newCorpusAcc(cfg.corpus, cfg.by, cfg.keeping() == keepValues)}
 	e.agg.byFrom = cfg.byFrom
 	e.agg.judge, e.agg.judgeFlag = cfg.judge, cfg.judgeFlag
-	e.agg.named = cfg.sel.named
+	e.agg.named, e.agg.grouped = cfg.sel.named, cfg.sel.grouped
 	records := stdout
 	if cfg.summary == "-" {
 		records = io.Discard

@@ -47,6 +47,9 @@ type selection struct {
 	names []string // the selected score names, in registry order
 	// named lists those of names that --metrics names itself, not by a group, in registry order.
 	named []string
+	// grouped lists the groups --metrics names, in its order, each with those of its per-record
+	// metrics that names holds and --metrics does not name itself, in registry order.
+	grouped []namedGroup
 	// corpus lists the selected corpus metrics (see corpus.go), in corpusNames order.
 	corpus []string
 }
@@ -66,6 +69,7 @@ func registryNames(reg []*family) []string {
 // qa-load's --types "," is, not every light metric.
 func selectMetrics(reg []*family, list string) (*selection, error) {
 	want, direct := map[string]bool{}, map[string]bool{}
+	var groups []string
 	corpus := corpusNames()
 	known := append(registryNames(reg), corpus...)
 	for _, n := range strings.Split(list, ",") {
@@ -75,6 +79,9 @@ func selectMetrics(reg []*family, list string) (*selection, error) {
 		if g, ok := metricGroups[n]; ok {
 			for _, m := range g {
 				want[m] = true
+			}
+			if !slices.Contains(groups, n) {
+				groups = append(groups, n)
 			}
 			continue
 		}
@@ -114,7 +121,26 @@ func selectMetrics(reg []*family, list string) (*selection, error) {
 			sel.slots = append(sel.slots, slots)
 		}
 	}
+	for _, g := range groups {
+		ng := namedGroup{name: g}
+		for _, n := range sel.names {
+			if slices.Contains(metricGroups[g], n) && !direct[n] {
+				ng.members = append(ng.members, n)
+			}
+		}
+		if len(ng.members) > 0 {
+			sel.grouped = append(sel.grouped, ng)
+		}
+	}
 	return sel, nil
+}
+
+// namedGroup is a group --metrics names (hotpot) with the per-record metrics it selected that
+// --metrics does not name itself: a group's metric that no record gave a value is warned of, as
+// one named itself is (Summary.unvaluedWarning).
+type namedGroup struct {
+	name    string
+	members []string
 }
 
 // hasFamily reports whether the family whose first score is named first is selected (all its

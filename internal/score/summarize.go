@@ -35,6 +35,9 @@ type Summary struct {
 	// named lists the per-record metrics --metrics names itself, for the warning of those that
 	// no record gave a value (unvaluedWarning).
 	named []string
+	// grouped lists the groups --metrics names with their metrics it does not name itself, for
+	// the same warning.
+	grouped []namedGroup
 	// factsUnpredicted counts the records with gold supporting facts and none predicted.
 	factsUnpredicted int
 	// answerUnpredicted counts the records with gold answers whose prediction gives supporting
@@ -171,7 +174,7 @@ func (a *aggregator) counts(reps int, seed uint64, level float64, badLines int) 
 		}
 	}
 	s.failedUnscored = a.failedUnscored
-	s.named = a.named
+	s.named, s.grouped = a.named, a.grouped
 	if f := a.ids.First(); f != nil {
 		s.firstRepeat = f.Place()
 	}

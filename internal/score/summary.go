@@ -23,7 +23,8 @@ import (
 // running figures without intervals but for auc and the query groups' metrics (corpus.go).
 type aggregator struct {
 	names             []string
-	named             []string // of names, those --metrics names itself (selection.named)
+	named             []string     // of names, those --metrics names itself (selection.named)
+	grouped           []namedGroup // the groups --metrics names (selection.grouped)
 	errorsAsZero      bool
 	keep              keeping
 	ids               repeat.IDs // the records' ids, for a summary (repeated ids)

@@ -94,25 +94,38 @@ func hasValue(g *Group) bool {
 	return false
 }
 
-// unvaluedWarning names the metrics --metrics names itself (not by a group, nor by default) that
-// no record gave a value: none applied (judge_score without judgments, cmrc_f1 without Chinese
-// records, …) or every record that would have failed. Their mean is null, and the table,
-// Markdown and csv have no row for them, which would otherwise pass without a word.
+// unvaluedWarning names the metrics --metrics names itself (not by default) that no record gave a
+// value: none applied (judge_score without judgments, cmrc_f1 without Chinese records, sp_* of
+// --metrics hotpot when no prediction carries supporting facts, …) or every record that would
+// have failed. Their mean is null, and the table, Markdown and csv have no row for them, which
+// would otherwise pass without a word. A group's are named after it, as --metrics names them.
 func (s *Summary) unvaluedWarning() string {
 	if s.Scored == 0 || s.Overall == nil { // no metric has a value, as other warnings say
 		return ""
 	}
-	var none []string
-	for _, n := range s.named {
-		if st := s.Overall.Metrics[n]; st == nil || st.Count == 0 {
-			none = append(none, n)
+	unvalued := func(names []string) (none []string) {
+		for _, n := range names {
+			if st := s.Overall.Metrics[n]; st == nil || st.Count == 0 {
+				none = append(none, n)
+			}
+		}
+		return none
+	}
+	var parts []string
+	n := 0
+	if none := unvalued(s.named); len(none) > 0 {
+		parts, n = append(parts, strings.Join(none, ", ")), len(none)
+	}
+	for _, g := range s.grouped {
+		if none := unvalued(g.members); len(none) > 0 {
+			parts, n = append(parts, fmt.Sprintf("%s (%s)", strings.Join(none, ", "), g.name)), n+len(none)
 		}
 	}
-	if len(none) == 0 {
+	if n == 0 {
 		return ""
 	}
 	return fmt.Sprintf("--metrics names %s, which no record gave a value: %s no row in the table, Markdown or csv",
-		strings.Join(none, ", "), english.Form(len(none), "it has", "they have"))
+		strings.Join(parts, "; "), english.Form(n, "it has", "they have"))
 }
 
 // errorsWarning says how the records that carry a prediction or judge error (s.Errors, one at
