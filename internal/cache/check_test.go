@@ -111,6 +111,12 @@ func TestCheckUnwritable(t *testing.T) {
 	if err := os.Mkdir(roDir, 0o755); err != nil {
 		t.Fatal(err)
 	}
+	// A cache this process may write, in a folder it may not: SQLite cannot make its -wal there.
+	inRO := filepath.Join(roDir, "in.db")
+	if c, err = Open(inRO); err != nil {
+		t.Fatal(err)
+	}
+	c.Close()
 	if err := os.Chmod(roFile, 0o444); err != nil {
 		t.Fatal(err)
 	}
@@ -121,15 +127,17 @@ func TestCheckUnwritable(t *testing.T) {
 	for path, want := range map[string]string{
 		roFile:                       "cannot be written: permission denied",
 		filepath.Join(roDir, "c.db"): "its folder " + roDir + " cannot be written: permission denied",
+		inRO:                         "its folder " + roDir + " cannot be written: permission denied",
 	} {
 		checkFileError(t, "Check", path, Check(path), want)
+		// Open says why as Check does, not SQLite's "attempt to write a readonly database"
+		// (of a file this process may write, whose folder it may not) or "unable to open
+		// database file".
 		c, err := Open(path)
 		if err == nil {
 			c.Close()
 		}
-		if _, ok := errors.AsType[*FileError](err); !ok {
-			t.Errorf("Open(%s) = %v, want a *FileError, as Check gives", path, err)
-		}
+		checkFileError(t, "Open", path, err, want)
 	}
 	// Open says why as Check does where it would make the file, not SQLite's "unable to open
 	// database file".
