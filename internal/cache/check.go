@@ -86,13 +86,19 @@ func Check(path string) error {
 }
 
 // writableFolder is Check's *FileError when no file can be made in the folder of path, as Open
-// makes the cache file and its -wal journal there.
+// makes the cache file and its -wal journal there (beside the file it names, for a link).
 //
 // Note: access(2) alone answers for a folder's permissions, which root overrides, and not for the
 // file system: root may write /proc by its permissions, yet no file can be made in it. So a file
 // is made there and removed; the folder's modification time is all that changes.
 func writableFolder(path string) error {
 	dir := filepath.Dir(path)
+	if st, err := os.Lstat(path); err == nil && st.Mode()&fs.ModeSymlink != 0 {
+		// SQLite opens the file a link names, and makes its -wal journal beside that file.
+		if real, err := filepath.EvalSymlinks(path); err == nil {
+			dir = filepath.Dir(real)
+		}
+	}
 	err := canWrite(dir)
 	if err == nil {
 		err = tryFolder(dir)

@@ -117,6 +117,12 @@ func TestCheckUnwritable(t *testing.T) {
 		t.Fatal(err)
 	}
 	c.Close()
+	// A link to it from a folder this process may write: SQLite keeps the -wal beside the file
+	// the link names.
+	link := filepath.Join(dir, "link.db")
+	if err := os.Symlink(inRO, link); err != nil {
+		t.Fatal(err)
+	}
 	if err := os.Chmod(roFile, 0o444); err != nil {
 		t.Fatal(err)
 	}
@@ -128,6 +134,7 @@ func TestCheckUnwritable(t *testing.T) {
 		roFile:                       "cannot be written: permission denied",
 		filepath.Join(roDir, "c.db"): "its folder " + roDir + " cannot be written: permission denied",
 		inRO:                         "its folder " + roDir + " cannot be written: permission denied",
+		link:                         "its folder " + roDir + " cannot be written: permission denied",
 	} {
 		checkFileError(t, "Check", path, Check(path), want)
 		// Open says why as Check does, not SQLite's "attempt to write a readonly database"
