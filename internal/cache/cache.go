@@ -97,11 +97,9 @@ func Open(path string) (*Cache, error) {
 		} else if serr == nil && isDenied(err) {
 			// Refused: SQLite says "attempt to write a readonly database" of a file this
 			// process may write whose folder it may not (where its -wal journal goes), and
-			// "unable to open database file" on a read-only file system; say why, as Check does.
-			if werr := canWrite(path); werr != nil {
-				return nil, &FileError{Path: path, Err: fmt.Errorf("cannot be written: %w", werr)}
-			}
-			if ferr := writableFolder(path); ferr != nil {
+			// "unable to open database file" of one it may not read, or on a read-only file
+			// system; say why, as Check does.
+			if ferr := refused(path); ferr != nil {
 				return nil, ferr
 			}
 		}

@@ -71,6 +71,9 @@ func Check(path string) error {
 	case err != nil:
 		return &FileError{Path: path, Err: err}
 	}
+	if err := canRead(path); err != nil {
+		return &FileError{Path: path, Err: fmt.Errorf("cannot be read: %w", err)}
+	}
 	db, err := sql.Open("sqlite", fileURI(path)+"?mode=ro&immutable=1")
 	if err != nil {
 		return fmt.Errorf("cache %s: %w", path, err)
@@ -83,6 +86,18 @@ func Check(path string) error {
 		return &FileError{Path: path, Err: fmt.Errorf("cannot be written: %w", err)}
 	}
 	return writableFolder(path) // where SQLite keeps the -wal journal beside the file
+}
+
+// refused is Check's *FileError for the file at path, one that exists, when this process may
+// not read it, or write it, or make its -wal journal beside it; nil when it may.
+func refused(path string) error {
+	if err := canRead(path); err != nil {
+		return &FileError{Path: path, Err: fmt.Errorf("cannot be read: %w", err)}
+	}
+	if err := canWrite(path); err != nil {
+		return &FileError{Path: path, Err: fmt.Errorf("cannot be written: %w", err)}
+	}
+	return writableFolder(path)
 }
 
 // writableFolder is Check's *FileError when no file can be made in the folder of path, as Open

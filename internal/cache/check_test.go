@@ -123,6 +123,10 @@ func TestCheckUnwritable(t *testing.T) {
 	if err := os.Symlink(inRO, link); err != nil {
 		t.Fatal(err)
 	}
+	noRead := filepath.Join(dir, "noread.db")
+	if err := os.WriteFile(noRead, nil, 0o200); err != nil {
+		t.Fatal(err)
+	}
 	if err := os.Chmod(roFile, 0o444); err != nil {
 		t.Fatal(err)
 	}
@@ -135,6 +139,7 @@ func TestCheckUnwritable(t *testing.T) {
 		filepath.Join(roDir, "c.db"): "its folder " + roDir + " cannot be written: permission denied",
 		inRO:                         "its folder " + roDir + " cannot be written: permission denied",
 		link:                         "its folder " + roDir + " cannot be written: permission denied",
+		noRead:                       "cannot be read: permission denied",
 	} {
 		checkFileError(t, "Check", path, Check(path), want)
 		// Open says why as Check does, not SQLite's "attempt to write a readonly database"
