@@ -106,10 +106,11 @@ func (j *Judge) ask(ctx context.Context, p Plan, jg *record.Judgment, sample int
 	if errors.Is(err, model.ErrEmptyReply) && (resp.Cut || errors.As(err, new(*model.RefusedError))) {
 		// No text before max_tokens ran out (a reasoning model's hidden reasoning spent it), or
 		// a refusal in its place: paid for, and cut or refused again if asked again, so not
-		// asked again; the error names the budget, or gives the refusal. The thinking its
-		// server sent apart is kept: it says where the budget went.
+		// asked again; the error names the budget, or gives the refusal. The reply is kept as
+		// it came (a thinking model's thinking and nothing after it, under --think strip), and
+		// the thinking, sent apart or taken out: it says where the budget went.
 		r.paid(resp)
-		jg.Error, jg.Thinking = callFailed+err.Error(), resp.Reasoning
+		jg.Error, jg.Raw, jg.Thinking = callFailed+err.Error(), resp.AsCame(), resp.Reasoning
 		return true, nil
 	}
 	if err != nil && !errors.Is(err, model.ErrEmptyReply) {

@@ -20,7 +20,8 @@ var shapeRe = regexp.MustCompile(`SHAPE=(\w+)`)
 // on vLLM: its reply to a prompt whose prediction holds SHAPE=name is one of these shapes, each a
 // verdict of "no" (or MAGMA's score 0.5) after thinking that says "yes" (and a score of 1):
 // think (both tags), thinkclose (the closing tag only), thinkcut (cut at max_tokens in its
-// thinking), thinkonly (nothing after its thinking), magistral (Magistral's [THINK] and [/THINK]),
+// thinking), thinkonly (nothing after its thinking), thinkonlycut (nothing after its thinking, cut at
+// max_tokens there), magistral (Magistral's [THINK] and [/THINK]),
 // gptoss (gpt-oss's analysis channel before its final one), reasoning (the thinking sent apart as reasoning_content), plain (no thinking). It counts its calls.
 func thinkingJudge(t *testing.T) (*httptest.Server, *atomic.Int64) {
 	var calls atomic.Int64
@@ -55,6 +56,8 @@ func thinkingJudge(t *testing.T) (*httptest.Server, *atomic.Int64) {
 			message["content"], finish = "<think>\nThe response says yes, so", "length"
 		case "thinkonly":
 			message["content"] = "<think>\n" + thinking + "\n</think>\n\n"
+		case "thinkonlycut":
+			message["content"], finish = "<think>\n"+thinking+"\n</think>\n\n", "length"
 		case "magistral":
 			message["content"] = "[THINK]" + thinking + "[/THINK]" + verdict
 		case "gptoss":
@@ -73,7 +76,7 @@ func thinkingJudge(t *testing.T) (*httptest.Server, *atomic.Int64) {
 // thinkInput is a LongMemEval record for each reply shape, and a LoCoMo one judged by MAGMA.
 func thinkInput() string {
 	var b strings.Builder
-	for _, shape := range []string{"think", "thinkclose", "thinkcut", "thinkonly", "magistral", "gptoss", "reasoning", "plain"} {
+	for _, shape := range []string{"think", "thinkclose", "thinkcut", "thinkonly", "thinkonlycut", "magistral", "gptoss", "reasoning", "plain"} {
 		b.WriteString(rec("longmemeval:"+shape, "longmemeval", "single-session-user", "Which city?", "Paris", "Paris SHAPE="+shape, ""))
 	}
 	b.WriteString(rec("locomo:conv-26:0", "locomo", "temporal", "When did Caroline go?", "7 May 2023", "May SHAPE=think", `{"category":2}`))
@@ -88,15 +91,16 @@ func TestThinkJudgeCache(t *testing.T) {
 	args := []string{"--model", "r1-judge", "--base-url", srv.URL, "--parse-retries", "0", "--cache", filepath.Join(t.TempDir(), "judge.sqlite")}
 	const thinking = "The response says yes, so yes? It does not match: no."
 	raw := map[string]string{
-		"longmemeval:think":      "<think>\n" + thinking + "\n</think>\n\nno",
-		"longmemeval:thinkclose": thinking + "\n</think>\n\nno",
-		"longmemeval:thinkcut":   "<think>\nThe response says yes, so",
-		"longmemeval:thinkonly":  "<think>\n" + thinking + "\n</think>\n\n",
-		"longmemeval:magistral":  "[THINK]" + thinking + "[/THINK]no",
-		"longmemeval:gptoss":     "<|channel|>analysis<|message|>" + thinking + "<|end|><|start|>assistant<|channel|>final<|message|>no",
-		"longmemeval:reasoning":  "no",
-		"longmemeval:plain":      "no",
-		"locomo:conv-26:0":       "<think>\nA {\"score\": 1} at first; half, on reflection.\n</think>\n\n{\"score\": 0.5, \"reasoning\": \"half right\"}",
+		"longmemeval:think":        "<think>\n" + thinking + "\n</think>\n\nno",
+		"longmemeval:thinkclose":   thinking + "\n</think>\n\nno",
+		"longmemeval:thinkcut":     "<think>\nThe response says yes, so",
+		"longmemeval:thinkonly":    "<think>\n" + thinking + "\n</think>\n\n",
+		"longmemeval:thinkonlycut": "<think>\n" + thinking + "\n</think>\n\n",
+		"longmemeval:magistral":    "[THINK]" + thinking + "[/THINK]no",
+		"longmemeval:gptoss":       "<|channel|>analysis<|message|>" + thinking + "<|end|><|start|>assistant<|channel|>final<|message|>no",
+		"longmemeval:reasoning":    "no",
+		"longmemeval:plain":        "no",
+		"locomo:conv-26:0":         "<think>\nA {\"score\": 1} at first; half, on reflection.\n</think>\n\n{\"score\": 0.5, \"reasoning\": \"half right\"}",
 	}
 	type verdict struct {
 		score     string // "" for none
@@ -104,13 +108,16 @@ func TestThinkJudgeCache(t *testing.T) {
 		err       string
 	}
 	cut := "judge call: openai r1-judge: reply cut in its thinking: no </think>, so no answer (max_tokens 10 ran out before the answer; a reasoning model's thinking counts in it)"
+	spent := "judge call: openai r1-judge: empty reply (nothing after </think>: max_tokens 10 ran out after it; a reasoning model's thinking counts in it)"
 	strip := map[string]verdict{
-		"longmemeval:think": {"0", "", ""}, "longmemeval:thinkclose": {"0", "", ""}, "longmemeval:thinkcut": {"", "", cut},
+		"longmemeval:thinkonlycut": {"", "", spent},
+		"longmemeval:think":        {"0", "", ""}, "longmemeval:thinkclose": {"0", "", ""}, "longmemeval:thinkcut": {"", "", cut},
 		"longmemeval:thinkonly": {"", "", "unparsable judge reply: empty reply"}, "longmemeval:magistral": {"0", "", ""}, "longmemeval:gptoss": {"0", "", ""}, "longmemeval:reasoning": {"0", "", ""},
 		"longmemeval:plain": {"0", "", ""}, "locomo:conv-26:0": {"0.5", "half right", ""},
 	}
 	keep := map[string]verdict{
-		"longmemeval:think": {"1", "", ""}, "longmemeval:thinkclose": {"1", "", ""}, "longmemeval:thinkcut": {"1", "", ""},
+		"longmemeval:thinkonlycut": {"1", "", ""},
+		"longmemeval:think":        {"1", "", ""}, "longmemeval:thinkclose": {"1", "", ""}, "longmemeval:thinkcut": {"1", "", ""},
 		"longmemeval:thinkonly": {"1", "", ""}, "longmemeval:magistral": {"1", "", ""}, "longmemeval:gptoss": {"1", "", ""}, "longmemeval:reasoning": {"0", "", ""},
 		"longmemeval:plain": {"0", "", ""}, "locomo:conv-26:0": {"", "", `unparsable judge reply: invalid JSON: expecting value at byte 0`},
 	}
