@@ -128,8 +128,8 @@ same rules with their own tags (a reply is read by the pair whose opening tag st
 whose closing tag comes last in it). Under --think strip, the default, a reply that holds "</think>"
 and starts (after white space) with "<think>" or holds no "<think>" at all is parsed from the text
 after its last "</think>", leading white space trimmed, so that thinking that weighs "yes" against
-"no" does not decide LongMemEval's verdict. raw keeps the reply as it came, thinking and all, and
-the judgment's thinking the judge's thinking: what --think strip took out of the text and what a
+"no" does not decide LongMemEval's verdict. The judgment's raw keeps the reply as it came, thinking
+and all, and its thinking the judge's thinking: what --think strip took out of the text and what a
 server sends apart (reasoning_content or reasoning: vLLM's reasoning parsers, llama-server,
 DeepSeek's API; Ollama's thinking; Claude's thinking blocks; Gemini's thought parts), under either
 mode; the judgment's reasoning stays MAGMA's, from its JSON. A reply with nothing after its thinking
