@@ -314,3 +314,41 @@ func TestAttachKeptJudgments(t *testing.T) {
 		t.Errorf("predictions and judgments = %q, want %q", got, want)
 	}
 }
+
+// A record that keeps a prediction of its own takes the file's autoeval_label only when that
+// prediction is the hypothesis the label judged, answered without an error; else the label is
+// left off and counted in LabelsLeft.
+func TestAttachLabelOwnPrediction(t *testing.T) {
+	tests := []struct {
+		name      string
+		pred      record.Prediction
+		labelled  bool
+		labelLeft bool
+	}{
+		{"the hypothesis", record.Prediction{Text: "A1"}, true, false},
+		{"another answer", record.Prediction{Text: "mine"}, false, true},
+		{"the hypothesis, failed", record.Prediction{Text: "A1", Error: "HTTP 500"}, false, true},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			p, err := parsePredictions("hyp.eval-results-m", []byte(`{"question_id": "e1", "hypothesis": "A1", "autoeval_label": {"model": "m", "label": true}}`+"\n"))
+			if err != nil {
+				t.Fatal(err)
+			}
+			pred := tt.pred
+			rec := &record.Record{ID: "longmemeval:e1", Dataset: "longmemeval", Prediction: &pred}
+			kept := p.Attach(rec)
+			p.Count(rec, kept)
+			if got := rec.Judgments["longmemeval/m"] != nil; got != tt.labelled || kept.LabelLeft != tt.labelLeft || p.LabelsLeft != btoi(tt.labelLeft) {
+				t.Errorf("labelled %v, label left %v (counted %d); want %v, %v", got, kept.LabelLeft, p.LabelsLeft, tt.labelled, tt.labelLeft)
+			}
+		})
+	}
+}
+
+func btoi(b bool) int {
+	if b {
+		return 1
+	}
+	return 0
+}
