@@ -619,6 +619,8 @@ func TestBenchmarkUnjudgedWarningJudgeName(t *testing.T) {
 		rec(1, map[string]*record.Judgment{"longmemeval/gpt-4o": other}),
 		rec(2, map[string]*record.Judgment{"longmemeval/gpt-4o": other}),
 		rec(3, nil),
+		// no prediction: unscored for want of an answer, not counted among the unjudged
+		{Schema: 1, ID: "longmemeval:q4", Question: "q?", Dataset: "longmemeval", Type: "multi-session", Answers: []string{"a"}},
 	}
 	tests := []struct {
 		judge, want string
