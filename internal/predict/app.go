@@ -209,7 +209,9 @@ is on the line of its first question asked, whose asks names the records it asks
 that record in asked_with. The extractive provider reads no prompt, so it has no dry run. stderr
 counts the requests and their input tokens, priced as above (input only; "no price" for a model
 without one), with a warning when that alone is over --max-cost. A --cache FILE the run could not
-open is refused as the run refuses it (exit 2), but none is made or written. A dry run's exit code
+open is refused as the run refuses it (exit 2), but none is made or written: the dry run reads it,
+marks "cached": true the requests it holds a reply for (which the run is served with no call, by
+the run's own keys), and counts and prices only the others. A dry run's exit code
 is the run's: 3 when a record could not be prompted, or would pass through with a failed prediction
 (or, in a sequence, a failed verdict), which --retry-errors asks again.`
 
@@ -276,7 +278,7 @@ func flags() []cli.Flag {
 		&cli.StringFlag{Name: "template", Usage: "prompt template `FILE` (Go text/template over the record)", EnvVars: []string{"QA_TEMPLATE"}},
 		&cli.IntFlag{Name: "sample-index", Usage: "for repeated sampling (temperature > 0): this run's sample number `K`; each K has its own cache entries, and is sent --seed+K when --seed is sent, so runs with K = 0, 1, … give independent answers instead of one cached or seeded reply", EnvVars: []string{"QA_SAMPLE_INDEX"}},
 		&cli.Int64Flag{Name: "seed", Usage: "seed of retry jitter and LoCoMo option order; also sent to openai and ollama models when set (the reader's; not the EvaLearn judge's, whose requests are EvaLearn's own), unless 0 (langchaingo leaves a seed of 0 out), plus --sample-index", Value: 1, EnvVars: []string{"QA_SEED"}},
-		&cli.BoolFlag{Name: "dry-run", Usage: "call no model: write each record's requests (prompts byte for byte) as JSON lines, and count and price their input (see DRY RUN)", EnvVars: []string{"QA_DRY_RUN"}},
+		&cli.BoolFlag{Name: "dry-run", Usage: "call no model: write each record's requests (prompts byte for byte) as JSON lines, and count and price the input of those --cache does not answer (see DRY RUN)", EnvVars: []string{"QA_DRY_RUN"}},
 	}
 }
 
@@ -331,6 +333,7 @@ type app struct {
 	prices  model.Prices
 	prompts *prompter
 	store   *cache.Cache
+	look    *cache.Look // a dry run's --cache, read for the requests it answers; nil: none named
 	tally   tally
 	seq     sequencer // records with a sequence (sequential.go)
 	// unused counts the records read against the flags set that only some records use
@@ -349,6 +352,7 @@ func (a *app) action(c *cli.Context) error {
 	if a.store != nil {
 		defer a.store.Close()
 	}
+	defer a.look.Close()
 	err := a.run(c.Context, c)
 	if a.store != nil {
 		for _, w := range a.store.Warnings() {

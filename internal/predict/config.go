@@ -75,10 +75,15 @@ func (a *app) configure(c *cli.Context) error {
 	}
 	if a.dryRun {
 		a.configureSequenceParams(c)
-		// No client or key: nothing is sent. --cache is checked as a run opens it, but no cache
-		// is opened, nor a file left (cache.Check).
+		// No client or key: nothing is sent. --cache is checked as a run opens it, and read for
+		// the requests it answers, but not written, nor a file left (cache.Check, cache.Look).
 		if f := c.String("cache"); f != "" {
-			return command.FlagFile("--cache", cache.Check(f))
+			if err := cache.Check(f); err != nil {
+				return command.FlagFile("--cache", err)
+			}
+			var err error
+			a.look, err = cache.OpenLook(f)
+			return command.FlagFile("--cache", err)
 		}
 		return nil
 	}

@@ -1,6 +1,7 @@
 package predict
 
 import (
+	"cmp"
 	"context"
 	"fmt"
 	"io"
@@ -38,6 +39,8 @@ type dryCall struct {
 	Messages     []model.Message `json:"messages"`      // as the call carries them (model.Request.SentMessages)
 	PromptSHA256 string          `json:"prompt_sha256"` // the prediction's: of the messages as made, before SentMessages
 	InputTokens  int             `json:"input_tokens"`  // tokens of the messages' text in the model's encoding (bpe.ForModel)
+	// Cached says that --cache holds the reply the run would be served, with no call (cache.Look).
+	Cached bool `json:"cached,omitempty"`
 }
 
 // dryPrediction is one line of --dry-run output. Then names the calls that follow and cannot be
@@ -52,10 +55,12 @@ type dryPrediction struct {
 	Error            string    `json:"error,omitempty"`
 }
 
-// dryTally counts a dry run's requests and input tokens.
+// dryTally counts a dry run's requests and the input tokens of those the cache does not answer.
 type dryTally struct {
 	requests, tokens, records, already, errors, later, batched int
-	carried                                                    int // of the already predicted, those the run counts as failed
+	carried                                                    int  // of the already predicted, those the run counts as failed
+	looked                                                     bool // --cache was read (cache.Look)
+	cached                                                     int  // the requests the cache answers
 	// The requests' input by the rate each is priced at, by prices for model, the --model.
 	prices model.Prices
 	model  string
@@ -66,7 +71,7 @@ type dryTally struct {
 // prompts byte for byte, for reading them and for pricing a run before it is paid for.
 func (a *app) dryRunAll(ctx context.Context, src *command.Source) error {
 	interrupt.NoCalls(ctx, "qa-predict")
-	t := dryTally{prices: a.prices, model: a.modelName}
+	t := dryTally{prices: a.prices, model: a.modelName, looked: a.look != nil}
 	enc := json.NewEncoder(record.LineSafe(a.stdout))
 	enc.SetEscapeHTML(false)
 	needsJudge := "" // a record with a sequence, when no --judge-model is given
@@ -87,6 +92,9 @@ func (a *app) dryRunAll(ctx context.Context, src *command.Source) error {
 		return err
 	}
 	a.unused.warn(a.stderr)
+	if w := a.look.Warning(); w != "" {
+		fmt.Fprintf(a.stderr, "qa-predict: warning: %s\n", w)
+	}
 	a.tally.warnOthers(a.stderr, true) // as the run would warn
 	a.tally.warnTextless(a.stderr, true)
 	t.summarize(a.stderr, a.maxCost)
@@ -151,6 +159,7 @@ func (a *app) dryRequest(stage string, req model.Request) dryCall {
 	for _, m := range c.Messages {
 		c.InputTokens += enc.Count(m.Content)
 	}
+	c.Cached = a.look.Answers(req) // the request as the run gives it to the cache, keyed alike
 	return c
 }
 
@@ -298,6 +307,10 @@ func (t *dryTally) count(d dryPrediction) {
 	t.records++
 	t.requests += len(d.Requests)
 	for _, c := range d.Requests {
+		if c.Cached { // no call: nothing paid
+			t.cached++
+			continue
+		}
 		t.tokens += c.InputTokens
 		t.input.Add(t.prices, t.model, c.InputTokens)
 	}
@@ -313,9 +326,9 @@ func (t *dryTally) count(d dryPrediction) {
 	}
 }
 
-// summarize writes the dry run's one-line summary, pricing the input when the model has a price
-// (saying so when calls that need replies first are left out of it), after a warning when that
-// alone is over --max-cost.
+// summarize writes the dry run's one-line summary, pricing the input of the requests the cache
+// does not answer when the model has a price (saying so when calls that need replies first are
+// left out of it), after a warning when that alone is over --max-cost.
 func (t *dryTally) summarize(w io.Writer, maxCost float64) {
 	modelName := t.model
 	price := ""
@@ -343,8 +356,12 @@ func (t *dryTally) summarize(w io.Writer, maxCost float64) {
 		carried = fmt.Sprintf(" (%d %s)", t.carried, english.Form(t.carried,
 			"with a failed prediction: --retry-errors predicts it again", "with failed predictions: --retry-errors predicts them again"))
 	}
-	fmt.Fprintf(w, "qa-predict: dry run, no calls: %s: %s to %s, %s (%s)%s; %d %s%s, %d already predicted%s, %s\n",
-		english.Count(t.records, "record", "records"), english.Count(t.requests, "request", "requests"), modelName,
+	cached := ""
+	if t.looked {
+		cached = fmt.Sprintf(", %d answered by the cache; the other %d:", t.cached, t.requests-t.cached)
+	}
+	fmt.Fprintf(w, "qa-predict: dry run, no calls: %s: %s to %s%s %s (%s)%s; %d %s%s, %d already predicted%s, %s\n",
+		english.Count(t.records, "record", "records"), english.Count(t.requests, "request", "requests"), modelName, cmp.Or(cached, ","),
 		english.Count(t.tokens, "input token", "input tokens"), bpe.ForModel(modelName).Name(), price,
 		t.later, english.Form(t.later, "with a call that needs replies first", "with calls that need replies first"), batched,
 		t.already, carried, english.Count(t.errors, "error", "errors"))

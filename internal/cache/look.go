@@ -1,0 +1,186 @@
+package cache
+
+// This file reads a cache file without writing it, for a dry run that says which requests the
+// cache would answer: Look.
+
+import (
+	"context"
+	"database/sql"
+	"errors"
+	"fmt"
+	"io"
+	"io/fs"
+	"os"
+	"path/filepath"
+	"sync"
+
+	"github.com/qapipe/qapipe/internal/english"
+	"github.com/qapipe/qapipe/internal/model"
+)
+
+// Look is a cache file opened for reading alone: nothing is written to the file or beside it. It
+// is safe for concurrent use.
+//
+// Note: SQLite's read-only mode (mode=ro) makes a -wal and a -shm file beside a file that has
+// none, and leaves them, and writes to an -shm that is there. The file is read as immutable
+// instead, which takes no lock and makes no file; but an immutable read leaves out the -wal
+// journal, which holds the replies of a run that is killed (kill -9) or still going, not yet
+// copied into the file. When the file has a journal, it and the file are copied to a folder of
+// the system's temporary files, and the copy read (and removed on Close).
+type Look struct {
+	db   *sql.DB // nil for a file without entries
+	path string
+	tmp  string // the folder of the copy, if one was made
+
+	mu       sync.Mutex
+	firstErr error // the first entry that could not be read
+	unread   int   // how many could not
+}
+
+// OpenLook opens the cache at path for Answers, without writing it or leaving a file; a file
+// that does not exist holds no reply. The file is expected to have passed Check.
+func OpenLook(path string) (*Look, error) {
+	l := &Look{path: path}
+	st, err := os.Stat(path)
+	switch {
+	case errors.Is(err, fs.ErrNotExist):
+		return l, nil
+	case err != nil:
+		return nil, &FileError{Path: path, Err: err}
+	case st.Size() == 0:
+		return l, nil
+	}
+	uri := fileURI(path) + "?mode=ro&immutable=1"
+	real, err := filepath.EvalSymlinks(path) // SQLite keeps the -wal beside the file a link names
+	if err != nil {
+		return nil, &FileError{Path: path, Err: err}
+	}
+	if wal, err := os.Stat(real + "-wal"); err == nil && wal.Size() > 0 {
+		if l.tmp, err = copyWithJournal(real); err != nil {
+			return nil, fmt.Errorf("cache %s: copy to read: %w", path, err)
+		}
+		uri = fileURI(filepath.Join(l.tmp, "cache.sqlite")) + "?_pragma=query_only(1)"
+	}
+	db, err := sql.Open("sqlite", uri)
+	if err == nil {
+		err = ours(db)
+	}
+	if err == nil {
+		l.db = db
+		err = db.QueryRow(`SELECT 1 FROM sqlite_master WHERE type = 'table' AND name = 'entries'`).Scan(new(int))
+		if errors.Is(err, sql.ErrNoRows) { // a database a run has not made its table in yet
+			db.Close()
+			l.db, err = nil, nil
+		}
+	}
+	if err != nil {
+		if db != nil {
+			db.Close()
+		}
+		l.removeCopy()
+		return nil, fault(path, err)
+	}
+	return l, nil
+}
+
+// copyWithJournal copies the file at path and its -wal journal into a new temporary folder, as
+// cache.sqlite and cache.sqlite-wal, and returns the folder. A run that writes the file while it
+// is copied may leave the copy without its newest replies, or with parts that cannot be read
+// (Answers counts them for Warning).
+func copyWithJournal(path string) (dir string, err error) {
+	if dir, err = os.MkdirTemp("", "qapipe-look-*"); err != nil {
+		return "", err
+	}
+	for _, suffix := range []string{"-wal", ""} {
+		if err = copyFile(path+suffix, filepath.Join(dir, "cache.sqlite"+suffix)); err != nil {
+			os.RemoveAll(dir)
+			return "", err
+		}
+	}
+	return dir, nil
+}
+
+// copyFile copies the file from to a new file to.
+func copyFile(from, to string) error {
+	src, err := os.Open(from)
+	if err != nil {
+		return err
+	}
+	defer src.Close()
+	dst, err := os.OpenFile(to, os.O_WRONLY|os.O_CREATE|os.O_EXCL, 0o600)
+	if err != nil {
+		return err
+	}
+	if _, err := io.Copy(dst, src); err != nil {
+		dst.Close()
+		return err
+	}
+	return dst.Close()
+}
+
+// Answers reports whether a run with this cache would answer req from it, making no call: it
+// holds a reply to req that a Client serves (an answer, or an empty reply that stopped of itself,
+// which a Client serves as its error without KeepEmpty, and takes out). An entry that is no reply,
+// or that cannot be read, is asked for again by a run: it answers nothing (Warning counts those
+// that cannot be read).
+func (l *Look) Answers(req model.Request) bool {
+	if l == nil || l.db == nil {
+		return false
+	}
+	key, err := RequestKey(req)
+	var v []byte
+	if err == nil {
+		err = l.db.QueryRowContext(context.Background(), `SELECT value FROM entries WHERE key = ?`, key).Scan(&v)
+	}
+	switch {
+	case errors.Is(err, sql.ErrNoRows):
+		return false
+	case err != nil:
+		l.mu.Lock()
+		if l.unread == 0 {
+			l.firstErr = err
+		}
+		l.unread++
+		l.mu.Unlock()
+		return false
+	}
+	_, ok, _ := replyOf(v)
+	return ok
+}
+
+// Warning says, when some entries could not be read (a damaged file, or one a run changed while
+// it was copied), how many and the first error; else "". Those requests are counted as not
+// answered by the cache.
+func (l *Look) Warning() string {
+	if l == nil {
+		return ""
+	}
+	l.mu.Lock()
+	defer l.mu.Unlock()
+	if l.unread == 0 {
+		return ""
+	}
+	return fmt.Sprintf("%s of the cache %s could not be read (%v): counted as not answered by it",
+		english.Count(l.unread, "entry", "entries"), l.path, l.firstErr)
+}
+
+// Close closes the file and removes its copy, if one was made.
+func (l *Look) Close() error {
+	if l == nil {
+		return nil
+	}
+	var err error
+	if l.db != nil {
+		err = l.db.Close()
+	}
+	l.removeCopy()
+	return err
+}
+
+// removeCopy removes the folder of the file's copy, if one was made.
+func (l *Look) removeCopy() {
+	if l.tmp != "" {
+		os.RemoveAll(l.tmp)
+		l.tmp = ""
+	}
+}

@@ -1,0 +1,147 @@
+package predict
+
+import (
+	"bytes"
+	"context"
+	"io/fs"
+	"os"
+	"path/filepath"
+	"slices"
+	"strconv"
+	"strings"
+	"testing"
+
+	"github.com/qapipe/qapipe/internal/cache"
+)
+
+// TestDryRunCachedRequests: a dry run with --cache marks the requests the cache would answer, and
+// counts and prices the others alone; a rerun with the cache then calls for exactly those others.
+// A failed request's reply is not stored, so it is priced; an empty reply kept under --empty-reply
+// keep is stored, and a run serves it under either mode (under error as its error, with no call).
+func TestDryRunCachedRequests(t *testing.T) {
+	faults := map[int]string{2: "empty"}
+	tests := []struct {
+		name       string
+		first, dry []string // the first run's flags, the dry run's and the rerun's
+		want       []string // the ids whose request the cache answers
+	}{
+		{"failed reply not stored", nil, nil, []string{"r0", "r1"}},
+		{"empty reply kept", []string{"--empty-reply", "keep"}, []string{"--empty-reply", "keep"}, []string{"r0", "r1", "r2"}},
+		{"kept empty reply served as its error", []string{"--empty-reply", "keep"}, nil, []string{"r0", "r1", "r2"}},
+		{"another seed", nil, []string{"--seed", "7"}, nil},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			srv := faultServer(t)
+			path := filepath.Join(t.TempDir(), "c.sqlite")
+			args := []string{"--provider", "openai", "--model", "gpt-4o-mini", "--base-url", srv.URL, "--cache", path, "--concurrency", "1"}
+			if _, stderr, err := run(t, context.Background(), input(3, faults), append(append(args, "--api-key-file", keyFile(t)), tt.first...)...); err != nil && tt.first != nil {
+				t.Fatalf("first run: %v\n%s", err, stderr)
+			}
+			lines, stderr, code := dryRunLines(t, input(4, faults), append(args, tt.dry...)...)
+			if code != 0 || len(lines) != 4 {
+				t.Fatalf("dry run: exit %d, %d lines; stderr %s", code, len(lines), stderr)
+			}
+			var got []string
+			others := 0
+			for _, d := range lines {
+				if len(d.Requests) != 1 {
+					t.Fatalf("dry run line %s: %d requests, want 1", d.ID, len(d.Requests))
+				}
+				if d.Requests[0].Cached {
+					got = append(got, d.ID)
+				} else {
+					others += d.Requests[0].InputTokens
+				}
+			}
+			if !slices.Equal(got, tt.want) {
+				t.Errorf("dry run marks %v cached, want %v", got, tt.want)
+			}
+			want := []string{"4 requests to gpt-4o-mini, " + itoa(len(tt.want)) + " answered by the cache; the other " + itoa(4-len(tt.want)) + ": " + itoa(others) + " input tokens"}
+			for _, w := range want {
+				if !strings.Contains(stderr, w) {
+					t.Errorf("dry run stderr %q, want it to hold %q", stderr, w)
+				}
+			}
+			srv.calls.Store(0)
+			run(t, context.Background(), input(4, faults), append(append(args, "--api-key-file", keyFile(t)), tt.dry...)...)
+			if calls := srv.calls.Load(); calls != int64(4-len(tt.want)) {
+				t.Errorf("the rerun made %d calls, the dry run priced %d", calls, 4-len(tt.want))
+			}
+		})
+	}
+}
+
+func itoa(n int) string { return strconv.Itoa(n) }
+
+// TestDryRunLeavesCacheAlone: a dry run reads --cache without changing a byte of it or of its
+// folder, nor leaving a file there: a cache a run closed, and one with the -wal journal and -shm
+// index a killed run leaves, whose replies are in the journal alone.
+func TestDryRunLeavesCacheAlone(t *testing.T) {
+	srv := faultServer(t)
+	for _, killed := range []bool{false, true} {
+		dir := t.TempDir()
+		path := filepath.Join(dir, "c.sqlite")
+		var held *cache.Cache
+		if killed { // another connection open keeps the run's replies in the journal
+			var err error
+			if held, err = cache.Open(path); err != nil {
+				t.Fatal(err)
+			}
+		}
+		args := []string{"--provider", "openai", "--model", "gpt-4o-mini", "--base-url", srv.URL, "--cache", path}
+		if _, stderr, err := run(t, context.Background(), input(2, nil), append(args, "--api-key-file", keyFile(t))...); err != nil {
+			t.Fatalf("first run: %v\n%s", err, stderr)
+		}
+		if killed {
+			dir = copyFolder(t, dir) // as kill -9 leaves it: the file, its -wal and -shm
+			path = filepath.Join(dir, "c.sqlite")
+			args[len(args)-1] = path
+			held.Close()
+			if st, err := os.Stat(path + "-wal"); err != nil || st.Size() == 0 {
+				t.Fatalf("killed: no journal to read (%v)", err)
+			}
+		}
+		before := folder(t, dir)
+		lines, stderr, code := dryRunLines(t, input(2, nil), args...)
+		if code != 0 || len(lines) != 2 || !lines[0].Requests[0].Cached || !lines[1].Requests[0].Cached {
+			t.Errorf("killed %v: dry run exit %d, lines %+v, want 2 cached; stderr %s", killed, code, lines, stderr)
+		}
+		if after := folder(t, dir); !slices.EqualFunc(after, before, func(a, b string) bool { return a == b }) {
+			t.Errorf("killed %v: the dry run changed the folder:\n%v\nwas\n%v", killed, after, before)
+		}
+	}
+}
+
+// folder is each file of dir: its name, mode, time and bytes.
+func folder(t *testing.T, dir string) []string {
+	t.Helper()
+	var out []string
+	filepath.WalkDir(dir, func(p string, d fs.DirEntry, err error) error {
+		if err != nil || d.IsDir() {
+			return err
+		}
+		st, _ := d.Info()
+		b, _ := os.ReadFile(p)
+		out = append(out, p+" "+st.Mode().String()+" "+st.ModTime().String()+" "+string(bytes.ReplaceAll(b, []byte{0}, nil)))
+		return nil
+	})
+	return out
+}
+
+// copyFolder copies the files of dir to a new folder.
+func copyFolder(t *testing.T, dir string) string {
+	t.Helper()
+	to := t.TempDir()
+	files, _ := os.ReadDir(dir)
+	for _, f := range files {
+		b, err := os.ReadFile(filepath.Join(dir, f.Name()))
+		if err != nil {
+			t.Fatal(err)
+		}
+		if err := os.WriteFile(filepath.Join(to, f.Name()), b, 0o644); err != nil {
+			t.Fatal(err)
+		}
+	}
+	return to
+}
