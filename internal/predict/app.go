@@ -92,7 +92,8 @@ Flags that shape one kind of record only are warned of at the end, with the reco
 none of that kind was read: LongMemEval's options above without a longmemeval record,
 --batch-size and --locomo-variant without a locomo record, --system and --template when every
 record is a position of an EvaLearn sequence (see below); a flag some record used is not. Under
---template, whose prompt replaces LongMemEval's and LoCoMo's, their flags are warned of at once.
+--template, whose prompt replaces LongMemEval's and LoCoMo's, their flags are warned of at once,
+but --batch-size N (N > 1), whose batch prompt is LoCoMo's own, is a usage error.
 
 Transient failures (HTTP 408, 409, 425, 429 and every 5xx but 501 and 505, such as Cloudflare's
 520 to 524, timeouts, resets, closed connections, truncated replies) are retried with exponential
