@@ -174,7 +174,8 @@ prediction.reasoning under either mode. --think keep leaves the text whole. --ca
 as they came, so a rerun with the other --think reads them again without a call; a reply cut in its
 thinking is stored too, and a larger --max-tokens asks again; one with nothing after its thinking is
 not kept under strip, so --retry-errors asks for another, unless it stopped at max_tokens, where the
-same request stops again: it is stored as a cut one is (or --empty-reply keep keeps it as "").
+same request stops again: it is stored as a cut one is. One that stopped of itself is stored as the
+answer "" under --empty-reply keep.
 
 EMPTY REPLIES: by default (--empty-reply error) a reply with no text, or white space alone, is the
 error "empty reply" on its record, never an answer: an outage, a refusal or a reply cut at max_tokens
