@@ -133,7 +133,8 @@ func (cfg *config) dryRequest(rec *record.Record, t *dryTally) dryRequest {
 		t.ruled++
 		return d
 	}
-	cfg.dryCall(p, t, &d)
+	// Over a judgment whose replies were unparsable, the run asks on from its attempts.
+	cfg.dryCall(p, cfg.judge.firstSample(p, rec.Judgments[cfg.name]), t, &d)
 	t.golds.note(rec, p.Mode)
 	return d
 }
@@ -174,10 +175,10 @@ func (cfg *config) dryUnplanned(rec *record.Record, p Plan, err error, t *dryTal
 	return false
 }
 
-// dryCall fills d with the request p's first call would send, its input tokens counted, and
-// counts the request in t.
-func (cfg *config) dryCall(p Plan, t *dryTally, d *dryRequest) {
-	req := cfg.judge.request(p, 0)
+// dryCall fills d with the request p's first call would send, of sample (Judge.firstSample), its
+// input tokens counted, and counts the request in t.
+func (cfg *config) dryCall(p Plan, sample int, t *dryTally, d *dryRequest) {
+	req := cfg.judge.request(p, sample)
 	// The fields as the call carries them on the wire.
 	d.Model, d.Temperature, d.MaxTokens, d.Seed = req.Model, req.SentTemperature(), req.SentMaxTokens(), req.SentSeed()
 	d.TopP, d.TopK, d.NumCtx, d.MaxTokensField = req.SentTopP(), req.SentTopK(), req.SentNumCtx(), req.SentMaxTokensField()

@@ -149,11 +149,19 @@ func (j *Judge) Regrade(ctx context.Context, rec *record.Record, prior *record.J
 		jg.Error = callFailed + interrupt.ErrNotCalled.Error()
 		return jg, nil
 	}
-	if prior != nil && prior.Model == jg.Model && prior.Mode == jg.Mode && prior.PromptSHA256 == jg.PromptSHA256 &&
-		strings.HasPrefix(prior.Error, ErrUnparsable.Error()) {
-		jg.Attempts = prior.Attempts // call asks the samples after these
-	}
+	jg.Attempts = j.firstSample(p, prior) // call asks the samples after these
 	return jg, j.call(ctx, p, jg)
+}
+
+// firstSample is the sample of p's request that a judgment made after prior (nil for none) asks
+// first: prior's attempts when its replies, to the same model, mode and template, could not be
+// parsed (see Regrade), else 0. A dry run shows that sample's request, as the run sends it.
+func (j *Judge) firstSample(p Plan, prior *record.Judgment) int {
+	if prior != nil && prior.Model == cmp.Or(p.Model, j.Model) && prior.Mode == p.Mode && prior.PromptSHA256 == p.PromptSHA256 &&
+		strings.HasPrefix(prior.Error, ErrUnparsable.Error()) {
+		return prior.Attempts
+	}
+	return 0
 }
 
 // unjudged is the failed judgment of rec, whose prediction cannot be judged (msg says why),
