@@ -124,8 +124,16 @@ func copyFile(from, to string) error {
 // or that cannot be read, is asked for again by a run: it answers nothing (Warning counts those
 // that cannot be read).
 func (l *Look) Answers(req model.Request) bool {
+	_, ok, _ := l.Reply(req)
+	return ok
+}
+
+// Reply is the reply to req that a Client with KeepEmpty would serve from the cache, making no
+// call, and its error (an empty reply's), as Client.Generate returns them; ok is false where a
+// Client finds none, and would ask (see Answers).
+func (l *Look) Reply(req model.Request) (resp model.Response, ok bool, err error) {
 	if l == nil || l.db == nil {
-		return false
+		return model.Response{}, false, nil
 	}
 	key, err := RequestKey(req)
 	var v []byte
@@ -134,7 +142,7 @@ func (l *Look) Answers(req model.Request) bool {
 	}
 	switch {
 	case errors.Is(err, sql.ErrNoRows):
-		return false
+		return model.Response{}, false, nil
 	case err != nil:
 		l.mu.Lock()
 		if l.unread == 0 {
@@ -142,10 +150,9 @@ func (l *Look) Answers(req model.Request) bool {
 		}
 		l.unread++
 		l.mu.Unlock()
-		return false
+		return model.Response{}, false, nil
 	}
-	_, ok, _ := replyOf(v)
-	return ok
+	return replyOf(v)
 }
 
 // Warning says, when some entries could not be read (a damaged file, or one a run changed while

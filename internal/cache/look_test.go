@@ -2,6 +2,8 @@ package cache
 
 import (
 	"context"
+	"errors"
+	"fmt"
 	"os"
 	"path/filepath"
 	"sync/atomic"
@@ -21,7 +23,8 @@ func (c *countingClient) Generate(context.Context, model.Request) (model.Respons
 // TestLookAnswersAsClientServes: Look.Answers says a request is answered exactly where a Client,
 // with KeepEmpty or without, serves it with no call: an answer, an empty reply that stopped of
 // itself (served as its error without KeepEmpty); not an entry without text or error, an empty
-// reply cut or not stopped, one that does not decode, or none. The lookup leaves the file alone.
+// reply cut or not stopped, one that does not decode, or none; and Look.Reply is the reply and
+// error a Client with KeepEmpty serves. The lookup leaves the file alone.
 func TestLookAnswersAsClientServes(t *testing.T) {
 	entries := []struct {
 		name  string
@@ -61,6 +64,7 @@ func TestLookAnswersAsClientServes(t *testing.T) {
 				t.Fatal(err)
 			}
 			got := l.Answers(req)
+			lresp, lok, lerr := l.Reply(req)
 			l.Close()
 			if after, _ := os.ReadFile(path); string(after) != string(before) {
 				t.Errorf("%s: the look changed the file", e.name)
@@ -73,10 +77,14 @@ func TestLookAnswersAsClientServes(t *testing.T) {
 			}
 			next := &countingClient{}
 			cl := &Client{Next: next, Cache: c, KeepEmpty: keep}
-			cl.Generate(ctx, req) //nolint:errcheck // only whether it called matters
+			cresp, cerr := cl.Generate(ctx, req)
 			c.Close()
-			if served := next.calls.Load() == 0; served != got {
-				t.Errorf("%s, KeepEmpty %v: Client served it from the cache %v, Answers %v", e.name, keep, served, got)
+			if served := next.calls.Load() == 0; served != got || lok != got {
+				t.Errorf("%s, KeepEmpty %v: Client served it from the cache %v, Answers %v, Reply %v", e.name, keep, served, got, lok)
+			}
+			if keep && lok && (lresp.Text != cresp.Text || lresp.Cached != cresp.Cached || lresp.Stopped != cresp.Stopped ||
+				fmt.Sprint(lerr) != fmt.Sprint(cerr) || errors.Is(lerr, model.ErrEmptyReply) != errors.Is(cerr, model.ErrEmptyReply)) {
+				t.Errorf("%s: Reply = %+v, %v; the Client served %+v, %v", e.name, lresp, lerr, cresp, cerr)
 			}
 		}
 	}

@@ -30,6 +30,7 @@ func Run(ctx context.Context, args []string, stdin io.Reader, stdout, stderr io.
 		if cfg.cache != nil {
 			defer cfg.cache.Close()
 		}
+		defer cfg.look.Close()
 		err = run(c.Context, cfg, stdin, stdout, stderr)
 		if cfg.cache != nil {
 			for _, w := range cfg.cache.Warnings() {

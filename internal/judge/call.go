@@ -42,21 +42,26 @@ func (j *Judge) request(p Plan, sample int) model.Request {
 // the same judgment, marked cached.
 func (j *Judge) call(ctx context.Context, p Plan, jg *record.Judgment) error {
 	r := callReplies{allCached: true}
-	first := jg.Attempts
-	for attempt := 0; ; attempt++ {
-		if attempt > 0 && interrupt.Asked(ctx) {
-			break // finishing: asking again is a new call; the unparsable reply stands
-		}
-		done, err := j.ask(ctx, p, jg, first+attempt, attempt > j.ParseRetries, &r)
-		if err != nil {
-			return err
-		}
-		if done {
-			break
-		}
+	if err := j.asks(ctx, j.Client, p, jg, &r); err != nil {
+		return err
 	}
 	j.charge(jg, &r)
 	return nil
+}
+
+// asks is call's asking of client, with the replies in r: a dry run asks a client that reads the
+// cache alone (dryClient) the same way, to learn whether the run would call the model.
+func (j *Judge) asks(ctx context.Context, client model.Client, p Plan, jg *record.Judgment, r *callReplies) error {
+	first := jg.Attempts
+	for attempt := 0; ; attempt++ {
+		if attempt > 0 && interrupt.Asked(ctx) {
+			return nil // finishing: asking again is a new call; the unparsable reply stands
+		}
+		done, err := j.ask(ctx, client, p, jg, first+attempt, attempt > j.ParseRetries, r)
+		if err != nil || done {
+			return err
+		}
+	}
 }
 
 // callReplies is what call's replies used, for the judgment's usage and cost.
@@ -83,10 +88,10 @@ func (r *callReplies) paid(resp model.Response) {
 	r.allCached = r.allCached && resp.Cached
 }
 
-// ask makes one of call's attempts, asking for sample of p's request (read from the cache alone,
-// storedOnly, once the re-asks are used up), and fills jg from what came back. It reports
+// ask makes one of call's attempts, asking client for sample of p's request (read from the cache
+// alone, storedOnly, once the re-asks are used up), and fills jg from what came back. It reports
 // whether call is done asking; its error is ctx's, when ctx is done.
-func (j *Judge) ask(ctx context.Context, p Plan, jg *record.Judgment, sample int, storedOnly bool, r *callReplies) (done bool, err error) {
+func (j *Judge) ask(ctx context.Context, client model.Client, p Plan, jg *record.Judgment, sample int, storedOnly bool, r *callReplies) (done bool, err error) {
 	callCtx := ctx
 	if storedOnly {
 		// The re-asks are used up, and the reply is still unparsable. An earlier run may have
@@ -96,7 +101,7 @@ func (j *Judge) ask(ctx context.Context, p Plan, jg *record.Judgment, sample int
 		// reached rather than stopping at the replies it had found unparsable.
 		callCtx = model.StoredOnly(ctx)
 	}
-	resp, err := j.Client.Generate(callCtx, j.request(p, sample))
+	resp, err := client.Generate(callCtx, j.request(p, sample))
 	if errors.Is(err, model.ErrNotStored) {
 		return true, nil // no later sample stored: the unparsable reply stands
 	}

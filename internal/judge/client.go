@@ -104,17 +104,25 @@ func checkProvider(provider string) error {
 	return command.Usagef("--provider: unknown provider %q (%s)%s", provider, why, model.ProviderHint(provider, judgeProviders(), "--base-url"))
 }
 
-// checkDryRunCache checks the --cache of a dry run.
-func checkDryRunCache(c *cli.Context) error {
-	// No client or key: nothing is sent. The requests shown are those of a run with a
-	// model, which would open --cache: it is checked as that run opens it, but no cache is
-	// opened, nor a file left (cache.Check).
-	if p := c.String("cache"); p != "" {
-		if err := cache.Check(p); err != nil {
-			return command.FlagFile("--cache", err)
-		}
+// dryRunCache checks the --cache of a dry run, and opens it to read (cfg.look) when the run would
+// call the model with it (a --model given).
+func (cfg *config) dryRunCache(c *cli.Context) error {
+	// No client or key: nothing is sent. The requests shown are those of a run with a model,
+	// which would open --cache: it is checked as that run opens it, and read for the requests it
+	// answers, but not written, nor a file left (cache.Check, cache.Look).
+	p := c.String("cache")
+	if p == "" {
+		return nil
 	}
-	return nil
+	if err := cache.Check(p); err != nil {
+		return command.FlagFile("--cache", err)
+	}
+	if cfg.judge.Model == "" { // the run calls no model, and reads no reply
+		return nil
+	}
+	var err error
+	cfg.look, err = cache.OpenLook(p)
+	return command.FlagFile("--cache", err)
 }
 
 // connect builds the judge's client: the model's (newClient), wrapped by the --max-cost budget,

@@ -34,6 +34,8 @@ type config struct {
 	progress       bool
 	dryRun         bool
 	cache          *cache.Cache
+	look           *cache.Look      // a dry run's --cache, read for the requests it answers; nil: none read
+	strip          bool             // --think strip: the client strips the thinking from the replies
 	budget         *model.Budget    // --max-cost, or nil
 	transport      *model.Transport // the judge calls' (nil: no judge model), for its StopWarning
 	maxCost        float64          // --max-cost, 0 for none
@@ -77,7 +79,7 @@ func flags() []cli.Flag {
 		&cli.StringFlag{Name: "prices", Usage: "price `FILE` (JSON/YAML) merged over the built-in table", EnvVars: []string{"QA_JUDGE_PRICES"}},
 		&cli.Float64Flag{Name: "max-cost", Usage: "make no new call once this run's replies have cost `USD` (0: no limit); the records left carry an error", EnvVars: []string{"QA_JUDGE_MAX_COST"}},
 		&cli.Int64Flag{Name: "seed", Usage: "seed of retry jitter; also sent to openai and ollama judge models when set, unless 0 (langchaingo leaves a seed of 0 out; the benchmarks' judges send none), a re-ask of an unparsable reply sending the seed plus its sample number", Value: 1, EnvVars: []string{"QA_JUDGE_SEED"}},
-		&cli.BoolFlag{Name: "dry-run", EnvVars: []string{"QA_JUDGE_DRY_RUN"}, Usage: "call no model: write each record's judge request, rule verdict or reason to pass as JSON lines, and count the requests and their input tokens (see DRY RUN)"},
+		&cli.BoolFlag{Name: "dry-run", EnvVars: []string{"QA_JUDGE_DRY_RUN"}, Usage: "call no model: write each record's judge request, rule verdict or reason to pass as JSON lines, and count the requests and the input tokens of those --cache does not answer (see DRY RUN)"},
 		command.ProgressFlag("QA_JUDGE_PROGRESS"),
 		&cli.BoolFlag{Name: "strict", EnvVars: []string{"QA_STRICT"}, Usage: "stop at the first bad input line"},
 		command.MaxLineFlag("longest input line accepted, in `BYTES`"),
@@ -117,7 +119,8 @@ func parseConfig(ctx context.Context, c *cli.Context) (*config, error) {
 		return nil, err
 	}
 	if cfg.dryRun {
-		if err := checkDryRunCache(c); err != nil {
+		cfg.strip = strip
+		if err := cfg.dryRunCache(c); err != nil {
 			return nil, err
 		}
 		return cfg, nil

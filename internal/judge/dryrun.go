@@ -1,6 +1,7 @@
 package judge
 
 import (
+	"cmp"
 	"context"
 	"fmt"
 	"io"
@@ -11,6 +12,7 @@ import (
 	"github.com/goccy/go-json"
 
 	"github.com/qapipe/qapipe/internal/bpe"
+	"github.com/qapipe/qapipe/internal/cache"
 	"github.com/qapipe/qapipe/internal/command"
 	"github.com/qapipe/qapipe/internal/english"
 	"github.com/qapipe/qapipe/internal/interrupt"
@@ -38,10 +40,13 @@ type dryRequest struct {
 	ResponseFormat string          `json:"response_format,omitempty"`  // where the call asks for one (model.Request.SentResponseFormat)
 	Messages       []model.Message `json:"messages,omitempty"`         // as the call carries them (model.Request.SentMessages)
 	InputTokens    int             `json:"input_tokens,omitempty"`     // tokens of the messages' text in the model's encoding (bpe.ForModel)
-	Rule           *dryRule        `json:"rule,omitempty"`
-	Skip           bool            `json:"skip,omitempty"`
-	AlreadyJudged  bool            `json:"already_judged,omitempty"`
-	Error          string          `json:"error,omitempty"`
+	// Cached says that --cache holds the replies the run would read for the record, with no call
+	// (dryLook).
+	Cached        bool     `json:"cached,omitempty"`
+	Rule          *dryRule `json:"rule,omitempty"`
+	Skip          bool     `json:"skip,omitempty"`
+	AlreadyJudged bool     `json:"already_judged,omitempty"`
+	Error         string   `json:"error,omitempty"`
 }
 
 type dryRule struct {
@@ -50,9 +55,12 @@ type dryRule struct {
 	Reasoning string  `json:"reasoning,omitempty"`
 }
 
-// dryTally counts a dry run's requests and their input tokens by model ("" when none was given).
+// dryTally counts a dry run's requests by model ("" when none was given), and the input tokens
+// of those the cache does not answer.
 type dryTally struct {
 	requests, tokens    map[string]int
+	looked              bool                        // --cache was read (cache.Look)
+	cached              map[string]int              // the requests the cache answers
 	input               map[string]model.InputTally // by the rate each request is priced at
 	rule, skip, already int
 	carried             int // of the already judged, those whose judgment failed: failed still, as in the run
@@ -70,7 +78,8 @@ type dryTally struct {
 // and for pricing a run before it is paid for.
 func (cfg *config) dryRunAll(ctx context.Context, src *command.Source, stdout, stderr io.Writer) error {
 	interrupt.NoCalls(ctx, "qa-judge")
-	t := dryTally{requests: map[string]int{}, tokens: map[string]int{}, input: map[string]model.InputTally{}}
+	t := dryTally{requests: map[string]int{}, tokens: map[string]int{}, input: map[string]model.InputTally{},
+		looked: cfg.look != nil, cached: map[string]int{}}
 	enc := json.NewEncoder(record.LineSafe(stdout))
 	enc.SetEscapeHTML(false)
 	// The run's source: it notes the routes, and refuses a first record the judge model predicted.
@@ -78,7 +87,7 @@ func (cfg *config) dryRunAll(ctx context.Context, src *command.Source, stdout, s
 		if err := interrupt.Err(ctx); err != nil { // a dry run makes no call: it stops at once
 			return err
 		}
-		return enc.Encode(cfg.dryRequest(rec, &t))
+		return enc.Encode(cfg.dryRequest(ctx, rec, &t))
 	})
 	if err == nil { // a signal while it waited for input that then ended: interrupted all the same
 		err = interrupt.Err(ctx)
@@ -88,6 +97,9 @@ func (cfg *config) dryRunAll(ctx context.Context, src *command.Source, stdout, s
 	}
 	cfg.warnRoutes(stderr)
 	cfg.warnModelUnused(stderr, int64(t.routed), int64(t.ruled))
+	if w := cfg.look.Warning(); w != "" {
+		fmt.Fprintf(stderr, "qa-judge: warning: %s\n", w)
+	}
 	warnReplaced(stderr, cfg.bare, cfg.name, t.replaced, true) // as the run would warn
 	warnUnjudged(stderr, cfg.name, t.unjudged, true)
 	t.others.warn(stderr, cfg.name, true)
@@ -102,7 +114,7 @@ func (cfg *config) dryRunAll(ctx context.Context, src *command.Source, stdout, s
 }
 
 // dryRequest is what judging rec would do, counted in t.
-func (cfg *config) dryRequest(rec *record.Record, t *dryTally) dryRequest {
+func (cfg *config) dryRequest(ctx context.Context, rec *record.Record, t *dryTally) dryRequest {
 	d := dryRequest{ID: rec.ID, Judge: cfg.name}
 	if cfg.replacesFailed(rec) {
 		t.replaced++
@@ -134,7 +146,7 @@ func (cfg *config) dryRequest(rec *record.Record, t *dryTally) dryRequest {
 		return d
 	}
 	// Over a judgment whose replies were unparsable, the run asks on from its attempts.
-	cfg.dryCall(p, cfg.judge.firstSample(p, rec.Judgments[cfg.name]), t, &d)
+	cfg.dryCall(ctx, p, cfg.judge.firstSample(p, rec.Judgments[cfg.name]), t, &d)
 	t.golds.note(rec, p.Mode)
 	return d
 }
@@ -176,9 +188,17 @@ func (cfg *config) dryUnplanned(rec *record.Record, p Plan, err error, t *dryTal
 }
 
 // dryCall fills d with the request p's first call would send, of sample (Judge.firstSample), its
-// input tokens counted, and counts the request in t.
-func (cfg *config) dryCall(p Plan, sample int, t *dryTally, d *dryRequest) {
+// input tokens counted, and counts the request in t: with --cache, the first the cache does not
+// answer, or, marked cached, the first it does when it answers the record whole (dryLook).
+func (cfg *config) dryCall(ctx context.Context, p Plan, sample int, t *dryTally, d *dryRequest) {
 	req := cfg.judge.request(p, sample)
+	if cfg.look != nil {
+		if sent, cached := cfg.dryLook(ctx, p, sample); cached {
+			d.Cached = true
+		} else {
+			req = sent
+		}
+	}
 	// The fields as the call carries them on the wire.
 	d.Model, d.Temperature, d.MaxTokens, d.Seed = req.Model, req.SentTemperature(), req.SentMaxTokens(), req.SentSeed()
 	d.TopP, d.TopK, d.NumCtx, d.MaxTokensField = req.SentTopP(), req.SentTopK(), req.SentNumCtx(), req.SentMaxTokensField()
@@ -194,20 +214,70 @@ func (cfg *config) dryCall(p Plan, sample int, t *dryTally, d *dryRequest) {
 	if d.Model != "" {
 		t.routed++
 	}
+	if d.Cached { // no call: nothing paid
+		t.cached[d.Model]++
+		return
+	}
 	t.tokens[d.Model] += d.InputTokens
 	in := t.input[d.Model]
 	in.Add(cfg.judge.Prices, d.Model, d.InputTokens)
 	t.input[d.Model] = in
 }
 
+// dryLook reports whether the run, with --cache, would judge with p's request from sample on
+// reading the cache alone (cached), or else the request of the first call it would make (sent).
+// It follows the run's own asking (Judge.asks) over the replies the cache holds, as the run's
+// client serves them (the thinking stripped under --think strip, from outside the cache): a
+// reply that parses, or one the run does not ask again (cut, refused, blocked), answers the
+// record; an unparsable one is asked again, as the next sample, read from the cache where it holds
+// it, sent where it does not, and past the re-asks read from the cache alone.
+func (cfg *config) dryLook(ctx context.Context, p Plan, sample int) (sent model.Request, cached bool) {
+	dc := &dryClient{look: cfg.look}
+	var client model.Client = dc
+	if cfg.strip {
+		client = model.Thinking{Next: dc}
+	}
+	jg := &record.Judgment{Attempts: sample}
+	if err := cfg.judge.asks(ctx, client, p, jg, &callReplies{allCached: true}); err != nil {
+		return cfg.judge.request(p, sample), false // interrupted: counted as sent
+	}
+	if dc.sent != nil {
+		return *dc.sent, false
+	}
+	return model.Request{}, true
+}
+
+// dryClient answers a dry run's requests from --cache as the run's cache client (KeepEmpty)
+// serves them, and calls nothing: a request the cache holds no reply to is one the run would send,
+// unless it asks for stored replies alone (model.StoredOnly); sent is the first.
+type dryClient struct {
+	look *cache.Look
+	sent *model.Request
+}
+
+func (c *dryClient) Generate(ctx context.Context, req model.Request) (model.Response, error) {
+	if resp, ok, err := c.look.Reply(req); ok {
+		return resp, err
+	}
+	if !model.IsStoredOnly(ctx) && c.sent == nil {
+		c.sent = &req
+	}
+	return model.Response{}, model.ErrNotStored // the run asks no further before this reply
+}
+
 // summarize writes the dry run's one-line summary: requests and input tokens per model, priced
 // when the model has a price (input only: the replies' length is not known), after a warning
-// when that alone is over --max-cost.
+// when that alone is over --max-cost. With --cache, the tokens and price are those of the requests
+// the cache does not answer.
 func (t *dryTally) summarize(w io.Writer, name string, prices model.Prices, maxCost float64) {
 	var parts []string
 	var input model.Dollars // the priced input of every model, summed exactly as the run sums its spend
 	for _, m := range slices.Sorted(maps.Keys(t.requests)) {
-		part := fmt.Sprintf("%s, %s (%s)", english.Count(t.requests[m], "request", "requests"),
+		cached := ""
+		if t.looked && m != "" {
+			cached = fmt.Sprintf(", %d answered by the cache, the other %d:", t.cached[m], t.requests[m]-t.cached[m])
+		}
+		part := fmt.Sprintf("%s%s %s (%s)", english.Count(t.requests[m], "request", "requests"), cmp.Or(cached, ","),
 			english.Count(t.tokens[m], "input token", "input tokens"), bpe.ForModel(m).Name())
 		if m == "" {
 			part += " with no model given"

@@ -187,9 +187,14 @@ tiktoken encoding: cl100k_base for gpt-4 and gpt-3.5, o200k_base for the rest), 
 skip:true, already_judged:true or the error that judging would record. stderr counts the requests
 and input tokens per model, priced as above (input only: replies have no length yet; "no price" for
 a model without one), with a warning when that alone is over --max-cost. A --cache FILE a run with a
-model could not open is refused as that run refuses it (exit 2), but none is made or written. A dry
-run's exit code is the run's: 3 when a record could not be judged, or its judgment under the name
-would pass through failed, which --retry-errors judges again.
+model could not open is refused as that run refuses it (exit 2), but none is made or written: the
+dry run reads it, marks "cached": true the records the run would judge from it with no call (by the
+run's own keys, reading the unparsable replies it holds and the samples after them as the run
+does), and counts and prices only the others, each by the first request the run would send. Over a
+judgment whose replies were unparsable, --retry-errors and --force ask on from its attempts: the
+request shown is that sample's (its seed --seed plus the sample). A dry run's exit code is the
+run's: 3 when a record could not be judged, or its judgment under the name would pass through
+failed, which --retry-errors judges again.
 
 ` + command.FinishHelp + `
 
