@@ -32,20 +32,21 @@ func TestDryRunCachedRequests(t *testing.T) {
 		want        []string // the records marked cached
 		priced      int      // the requests not answered by the cache
 		pricedSeeds []int    // their seeds, as shown and as sent
+		code        int      // the dry run's exit code, the rerun's too
 	}{
-		{"answered", 0, false, nil, nil, false, false, []string{"locomo:c:1", "locomo:c:2", "locomo:c:3"}, 1, []int{7}},
+		{"answered", 0, false, nil, nil, false, false, []string{"locomo:c:1", "locomo:c:2", "locomo:c:3"}, 1, []int{7}, 0},
 		// The replies parse once the thinking is taken out, as the run reads them.
-		{"thinking stripped", 0, true, nil, nil, false, false, []string{"locomo:c:1", "locomo:c:2", "locomo:c:3"}, 1, []int{7}},
+		{"thinking stripped", 0, true, nil, nil, false, false, []string{"locomo:c:1", "locomo:c:2", "locomo:c:3"}, 1, []int{7}, 0},
 		// c:1's three replies were unparsable, and the cache holds no fourth: the run reads them
 		// and asks nothing, its judgment unparsable again.
-		{"unparsable read to the end", 3, false, nil, nil, false, false, []string{"locomo:c:1", "locomo:c:2", "locomo:c:3"}, 1, []int{7}},
+		{"unparsable read to the end", 3, false, nil, nil, false, false, []string{"locomo:c:1", "locomo:c:2", "locomo:c:3"}, 1, []int{7}, 3},
 		// --retry-errors asks c:1 on from its 3 attempts: sample 3, seeded 10.
-		{"retry-errors asks on", 3, false, nil, []string{"--retry-errors"}, false, true, nil, 2, []int{7, 10}},
+		{"retry-errors asks on", 3, false, nil, []string{"--retry-errors"}, false, true, nil, 2, []int{7, 10}, 0},
 		// Past the re-asks the run reads on the sample --retry-errors stored, which parses.
-		{"read on past the re-asks", 3, false, nil, nil, true, false, []string{"locomo:c:1", "locomo:c:2", "locomo:c:3"}, 1, []int{7}},
+		{"read on past the re-asks", 3, false, nil, nil, true, false, []string{"locomo:c:1", "locomo:c:2", "locomo:c:3"}, 1, []int{7}, 0},
 		// One re-ask, unparsable: the run reads it and asks sample 1, seeded 8.
-		{"re-asked after the cached sample", 1, false, []string{"--parse-retries", "0"}, nil, false, false, []string{"locomo:c:2", "locomo:c:3"}, 2, []int{7, 8}},
-		{"another seed", 0, false, nil, []string{"--seed", "9"}, false, false, nil, 4, []int{9, 9, 9, 9}},
+		{"re-asked after the cached sample", 1, false, []string{"--parse-retries", "0"}, nil, false, false, []string{"locomo:c:2", "locomo:c:3"}, 2, []int{7, 8}, 0},
+		{"another seed", 0, false, nil, []string{"--seed", "9"}, false, false, nil, 4, []int{9, 9, 9, 9}, 0},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
@@ -77,8 +78,8 @@ func TestDryRunCachedRequests(t *testing.T) {
 			}
 			before := folder(t, dir)
 			stdout, stderr, code := runJudge(t, append(append([]string{"--dry-run"}, args...), tt.dry...), second)
-			if code != 0 {
-				t.Fatalf("dry run: exit %d (stderr %s)", code, stderr)
+			if code != tt.code {
+				t.Fatalf("dry run: exit %d, want %d (stderr %s)", code, tt.code, stderr)
 			}
 			if after := folder(t, dir); !slices.Equal(after, before) {
 				t.Errorf("the dry run changed the cache's folder:\n%v\nwas\n%v", after, before)
@@ -118,8 +119,12 @@ func TestDryRunCachedRequests(t *testing.T) {
 				t.Errorf("dry run stderr %q, want it to hold %q", stderr, want)
 			}
 			n := srv.count()
-			if _, stderr, _ := runJudge(t, append(args, tt.dry...), second); srv.count()-n != tt.priced {
+			_, stderr, code = runJudge(t, append(args, tt.dry...), second)
+			if srv.count()-n != tt.priced {
 				t.Errorf("the rerun made %d calls, the dry run priced %d (stderr %s)", srv.count()-n, tt.priced, stderr)
+			}
+			if code != tt.code {
+				t.Errorf("the rerun: exit %d, want the dry run's %d (stderr %s)", code, tt.code, stderr)
 			}
 			var sentSeeds []int
 			var sentMsgs []string

@@ -193,8 +193,12 @@ func (cfg *config) dryUnplanned(rec *record.Record, p Plan, err error, t *dryTal
 func (cfg *config) dryCall(ctx context.Context, p Plan, sample int, t *dryTally, d *dryRequest) {
 	req := cfg.judge.request(p, sample)
 	if cfg.look != nil {
-		if sent, cached := cfg.dryLook(ctx, p, sample); cached {
+		if sent, cached, failed := cfg.dryLook(ctx, p, sample); cached {
 			d.Cached = true
+			if failed != "" { // the run's judgment fails on the cached replies alone (exit 3)
+				d.Error = failed
+				t.errors++
+			}
 		} else {
 			req = sent
 		}
@@ -225,13 +229,15 @@ func (cfg *config) dryCall(ctx context.Context, p Plan, sample int, t *dryTally,
 }
 
 // dryLook reports whether the run, with --cache, would judge with p's request from sample on
-// reading the cache alone (cached), or else the request of the first call it would make (sent).
+// reading the cache alone (cached), and then the error its judgment fails with, if it does (failed:
+// the cached replies unparsable to the last the run reads, say); or else the request of the first
+// call it would make (sent).
 // It follows the run's own asking (Judge.asks) over the replies the cache holds, as the run's
 // client serves them (the thinking stripped under --think strip, from outside the cache): a
 // reply that parses, or one the run does not ask again (cut, refused, blocked), answers the
 // record; an unparsable one is asked again, as the next sample, read from the cache where it holds
 // it, sent where it does not, and past the re-asks read from the cache alone.
-func (cfg *config) dryLook(ctx context.Context, p Plan, sample int) (sent model.Request, cached bool) {
+func (cfg *config) dryLook(ctx context.Context, p Plan, sample int) (sent model.Request, cached bool, failed string) {
 	dc := &dryClient{look: cfg.look}
 	var client model.Client = dc
 	if cfg.strip {
@@ -239,12 +245,12 @@ func (cfg *config) dryLook(ctx context.Context, p Plan, sample int) (sent model.
 	}
 	jg := &record.Judgment{Attempts: sample}
 	if err := cfg.judge.asks(ctx, client, p, jg, &callReplies{allCached: true}); err != nil {
-		return cfg.judge.request(p, sample), false // interrupted: counted as sent
+		return cfg.judge.request(p, sample), false, "" // interrupted: counted as sent
 	}
 	if dc.sent != nil {
-		return *dc.sent, false
+		return *dc.sent, false, ""
 	}
-	return model.Request{}, true
+	return model.Request{}, true, jg.Error
 }
 
 // dryClient answers a dry run's requests from --cache as the run's cache client (KeepEmpty)
