@@ -17,18 +17,20 @@ import (
 // TestDryRunCachedRequests: a dry run with --cache marks the requests the cache would answer, and
 // counts and prices the others alone; a rerun with the cache then calls for exactly those others.
 // A failed request's reply is not stored, so it is priced; an empty reply kept under --empty-reply
-// keep is stored, and a run serves it under either mode (under error as its error, with no call).
+// keep is stored, and a run serves it under either mode (under error as its error, with no call:
+// the dry run's request carries that error, and it exits 3, as the run does).
 func TestDryRunCachedRequests(t *testing.T) {
 	faults := map[int]string{2: "empty"}
 	tests := []struct {
 		name       string
 		first, dry []string // the first run's flags, the dry run's and the rerun's
 		want       []string // the ids whose request the cache answers
+		failed     string   // the id whose cached reply fails it, as the run serves it: exit 3
 	}{
-		{"failed reply not stored", nil, nil, []string{"r0", "r1"}},
-		{"empty reply kept", []string{"--empty-reply", "keep"}, []string{"--empty-reply", "keep"}, []string{"r0", "r1", "r2"}},
-		{"kept empty reply served as its error", []string{"--empty-reply", "keep"}, nil, []string{"r0", "r1", "r2"}},
-		{"another seed", nil, []string{"--seed", "7"}, nil},
+		{"failed reply not stored", nil, nil, []string{"r0", "r1"}, ""},
+		{"empty reply kept", []string{"--empty-reply", "keep"}, []string{"--empty-reply", "keep"}, []string{"r0", "r1", "r2"}, ""},
+		{"kept empty reply served as its error", []string{"--empty-reply", "keep"}, nil, []string{"r0", "r1", "r2"}, "r2"},
+		{"another seed", nil, []string{"--seed", "7"}, nil, ""},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
@@ -39,14 +41,17 @@ func TestDryRunCachedRequests(t *testing.T) {
 				t.Fatalf("first run: %v\n%s", err, stderr)
 			}
 			lines, stderr, code := dryRunLines(t, input(4, faults), append(args, tt.dry...)...)
-			if code != 0 || len(lines) != 4 {
-				t.Fatalf("dry run: exit %d, %d lines; stderr %s", code, len(lines), stderr)
+			if wantCode := map[bool]int{false: 0, true: 3}[tt.failed != ""]; code != wantCode || len(lines) != 4 {
+				t.Fatalf("dry run: exit %d, %d lines, want exit %d; stderr %s", code, len(lines), wantCode, stderr)
 			}
 			var got []string
 			others := 0
 			for _, d := range lines {
 				if len(d.Requests) != 1 {
 					t.Fatalf("dry run line %s: %d requests, want 1", d.ID, len(d.Requests))
+				}
+				if e := d.Requests[0].Error; (e != "") != (d.ID == tt.failed) || e != "" && !strings.Contains(e, "empty reply") {
+					t.Errorf("dry run line %s: request error %q, want one of an empty reply on %q alone", d.ID, e, tt.failed)
 				}
 				if d.Requests[0].Cached {
 					got = append(got, d.ID)
@@ -67,6 +72,9 @@ func TestDryRunCachedRequests(t *testing.T) {
 			run(t, context.Background(), input(4, faults), append(append(args, "--api-key-file", keyFile(t)), tt.dry...)...)
 			if calls := srv.calls.Load(); calls != int64(4-len(tt.want)) {
 				t.Errorf("the rerun made %d calls, the dry run priced %d", calls, 4-len(tt.want))
+			}
+			if tt.failed != "" && !strings.Contains(stderr, "1 record whose reply in the cache would fail it") {
+				t.Errorf("dry run stderr %q, want it to count the record the cached reply fails", stderr)
 			}
 		})
 	}

@@ -41,6 +41,9 @@ type dryCall struct {
 	InputTokens  int             `json:"input_tokens"`  // tokens of the messages' text in the model's encoding (bpe.ForModel)
 	// Cached says that --cache holds the reply the run would be served, with no call (cache.Look).
 	Cached bool `json:"cached,omitempty"`
+	// Error is the error the run's prediction gets from that reply: an empty one a --empty-reply
+	// keep run stored, which a run without keep serves as its error (and takes out).
+	Error string `json:"error,omitempty"`
 }
 
 // dryPrediction is one line of --dry-run output. Then names the calls that follow and cannot be
@@ -61,6 +64,7 @@ type dryTally struct {
 	carried                                                    int  // of the already predicted, those the run counts as failed
 	looked                                                     bool // --cache was read (cache.Look)
 	cached                                                     int  // the requests the cache answers
+	failedCached                                               int  // the records a reply the cache answers with fails (dryCall.Error)
 	// The requests' input by the rate each is priced at, by prices for model, the --model.
 	prices model.Prices
 	model  string
@@ -108,7 +112,9 @@ func (a *app) dryRunAll(ctx context.Context, src *command.Source) error {
 	return command.BadRecords(src.Bad,
 		command.Count{N: t.errors, Singular: "record that could not be prompted", Plural: "records that could not be prompted"},
 		command.Count{N: t.carried, Singular: "record that would pass through failed (--retry-errors predicts it again)",
-			Plural: "records that would pass through failed (--retry-errors predicts them again)"})
+			Plural: "records that would pass through failed (--retry-errors predicts them again)"},
+		command.Count{N: t.failedCached, Singular: "record whose reply in the cache would fail it (see its request's error)",
+			Plural: "records whose replies in the cache would fail them (see their requests' errors)"})
 }
 
 // dryBatch is the dry-run lines of b's records, in order, and, when there is no --judge-model,
@@ -159,7 +165,13 @@ func (a *app) dryRequest(stage string, req model.Request) dryCall {
 	for _, m := range c.Messages {
 		c.InputTokens += enc.Count(m.Content)
 	}
-	c.Cached = a.look.Answers(req) // the request as the run gives it to the cache, keyed alike
+	// The request as the run gives it to the cache, keyed alike, and served alike.
+	if _, ok, err := a.look.Reply(req); ok {
+		c.Cached = true
+		if err != nil && !a.keepEmpty {
+			c.Error = err.Error()
+		}
+	}
 	return c
 }
 
@@ -306,7 +318,9 @@ func (s *drySolver) line(rec *record.Record, dup bool) dryPrediction {
 func (t *dryTally) count(d dryPrediction) {
 	t.records++
 	t.requests += len(d.Requests)
+	failed := false
 	for _, c := range d.Requests {
+		failed = failed || c.Error != ""
 		if c.Cached { // no call: nothing paid
 			t.cached++
 			continue
@@ -319,6 +333,8 @@ func (t *dryTally) count(d dryPrediction) {
 		t.already++
 	case d.Error != "":
 		t.errors++
+	case failed:
+		t.failedCached++
 	case d.Then != "":
 		t.later++
 	case d.AskedWith != "":
