@@ -93,7 +93,10 @@ none of that kind was read: LongMemEval's options above without a longmemeval re
 --batch-size and --locomo-variant without a locomo record, --system and --template when every
 record is a position of an EvaLearn sequence (see below); a flag some record used is not. Under
 --template, whose prompt replaces LongMemEval's and LoCoMo's, their flags are warned of at once,
-but --batch-size N (N > 1), whose batch prompt is LoCoMo's own, is a usage error.
+but --batch-size N (N > 1), whose batch prompt is LoCoMo's own, is a usage error. The extractive
+baseline sends no prompt: all of these, --template and --system too, are warned of at once as
+doing nothing with it (their values still checked), and its prompt_sha256 is that of the built-in
+prompt with their defaults, as a run without them gives.
 
 Transient failures (HTTP 408, 409, 425, 429 and every 5xx but 501 and 505, such as Cloudflare's
 520 to 524, timeouts, resets, closed connections, truncated replies) are retried with exponential

@@ -222,13 +222,7 @@ func (a *app) configureRequests(c *cli.Context) error {
 		return command.Usagef("--template: %v", err) // checked whatever the provider
 	}
 	if a.provider == "extractive" {
-		// The baseline reads the record, not a prompt: a template that fails on a record would
-		// fail its answer, and one that works would change nothing.
-		if set := givenFlags(c, "template", "system"); len(set) > 0 {
-			fmt.Fprintf(a.stderr, "qa-predict: warning: %s %s nothing: the provider is extractive%s, the offline baseline, which sends no prompt\n",
-				english.List(set), english.Form(len(set), "does", "do"), command.FromEnv(c, "provider"))
-		}
-		a.prompts.custom, a.system = nil, ""
+		a.prompts.custom, a.system = nil, "" // no --batch-size error for a --template dropped
 	}
 	if err := a.configureReader(c); err != nil {
 		return err
@@ -236,7 +230,37 @@ func (a *app) configureRequests(c *cli.Context) error {
 	if err := a.configureLoCoMo(c.String("locomo-variant")); err != nil {
 		return err
 	}
-	return a.configureBatch(c.Int("batch-size"))
+	if err := a.configureBatch(c.Int("batch-size")); err != nil {
+		return err
+	}
+	if a.provider == "extractive" {
+		// The baseline reads the record, not a prompt: a template that fails on a record would
+		// fail its answer, and one that works would change nothing; so would the reader's,
+		// LoCoMo's and the batches' settings (a history a retriever cannot build, a
+		// conversation cut to a variant's budget, counted as if it were sent). Their values
+		// checked, they are dropped with a warning, and the prompt_sha256 of its predictions
+		// is the built-in prompt's with LongMemEval's and LoCoMo's defaults, as without them.
+		if set := givenFlags(c, promptFlags...); len(set) > 0 {
+			fmt.Fprintf(a.stderr, "qa-predict: warning: %s %s nothing: the provider is extractive%s, the offline baseline, which sends no prompt\n",
+				english.List(set), english.Form(len(set), "does", "do"), command.FromEnv(c, "provider"))
+		}
+		a.prompts, a.locomoBatch = builtinPrompts(a.prompts.seed, a.stderr), 1
+	}
+	return nil
+}
+
+// promptFlags only shape the prompt, which the extractive baseline does not send: with it they
+// do nothing, and are warned of.
+var promptFlags = append(append([]string{"template", "system"}, longMemEvalFlags...), locomoFlags...)
+
+// builtinPrompts is the prompter of the built-in prompts with LongMemEval's and LoCoMo's defaults
+// (the flags' defaults for the extractive baseline: no history budget or LoCoMo variant, which
+// it does not have), reporting on stderr.
+func builtinPrompts(seed int64, stderr io.Writer) *prompter {
+	p, _ := newPrompter("", seed) // no file to read
+	p.stderr = stderr
+	p.history.Retriever, p.history.KeyExpansion = prompt.RetrieverSession, "none"
+	return p
 }
 
 // buildClient builds the client of a run that is not a dry run: the provider's (configureClient),
@@ -362,8 +386,6 @@ func (a *app) configureBatch(n int) error {
 	case n > maxBatchSize:
 		// Its max_tokens, n×50, and the conversation's budget, less n×50, would wrap round.
 		return command.Usagef("--batch-size: want at most %d questions, not %d (its max_tokens, 50 for each, would pass the largest integer)", maxBatchSize, n)
-	case n > 1 && a.provider == "extractive":
-		return command.Usagef("--batch-size: the extractive baseline reads no prompt and answers each record alone")
 	case n > 1 && a.prompts.custom != nil:
 		return command.Usagef("--batch-size: LoCoMo's batched prompt is its own, and --template replaces the prompt")
 	}

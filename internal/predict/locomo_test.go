@@ -160,3 +160,41 @@ func TestLoCoMoVariantDryRun(t *testing.T) {
 		t.Errorf("stderr lacks the cut count:\n%s", stderr.String())
 	}
 }
+
+// TestLoCoMoVariantExtractive: the extractive baseline sends no prompt, so --locomo-variant
+// (flag or variable) cuts nothing it reads: no count of conversations "cut to fit" requests it
+// never makes, a warning that the flag does nothing, and the prediction, its prompt_sha256 too,
+// the run without it gives.
+func TestLoCoMoVariantExtractive(t *testing.T) {
+	_, stdin := longLoCoMoRecord(t)
+	plain, stderr, err := run(t, context.Background(), stdin, "--provider", "extractive")
+	if err != nil || len(plain) != 1 || plain[0].Prediction == nil {
+		t.Fatalf("extractive: %v\n%s", err, stderr)
+	}
+	for _, tt := range []struct {
+		env  string
+		args []string
+		warn string
+	}{
+		{"", []string{"--locomo-variant", "gpt-3.5-turbo-4k"}, "--locomo-variant gpt-3.5-turbo-4k"},
+		{"gpt-3.5-turbo-4k", nil, "--locomo-variant gpt-3.5-turbo-4k from QA_LOCOMO_VARIANT"},
+	} {
+		if tt.env != "" {
+			t.Setenv("QA_LOCOMO_VARIANT", tt.env)
+		}
+		recs, stderr, err := run(t, context.Background(), stdin, append([]string{"--provider", "extractive"}, tt.args...)...)
+		if err != nil || len(recs) != 1 {
+			t.Fatalf("%v: %v\n%s", tt.args, err, stderr)
+		}
+		if strings.Contains(stderr, "cut to fit") {
+			t.Errorf("%v: stderr counts cuts of requests never made:\n%s", tt.args, stderr)
+		}
+		want := "qa-predict: warning: " + tt.warn + " does nothing: the provider is extractive, the offline baseline, which sends no prompt\n"
+		if !strings.Contains(stderr, want) {
+			t.Errorf("%v: stderr lacks %q:\n%s", tt.args, want, stderr)
+		}
+		if p, q := recs[0].Prediction, plain[0].Prediction; p == nil || p.Text != q.Text || p.PromptSHA256 != q.PromptSHA256 {
+			t.Errorf("%v: prediction %+v, want the one without the flag, %+v", tt.args, p, q)
+		}
+	}
+}

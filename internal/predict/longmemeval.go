@@ -33,11 +33,8 @@ func (a *app) configureReader(c *cli.Context) error {
 		return command.Usagef("--history-format: want json or nl, not %q%s", p.history.Format,
 			english.DidYouMean(p.history.Format, []string{"json", "nl"}))
 	}
-	switch {
-	case p.notes && p.history.Format == "nl":
+	if p.notes && p.history.Format == "nl" {
 		return command.Usagef("--reading con-separate: its notes are read as json only (LongMemEval's script fails on --history-format nl)")
-	case p.notes && a.provider == "extractive":
-		return command.Usagef("--reading con-separate: the extractive baseline reads no prompt, so it takes no notes")
 	}
 	p.history.TopK = c.Int("history-sessions")
 	p.history.UserOnly = c.Bool("user-only")

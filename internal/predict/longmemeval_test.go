@@ -373,10 +373,17 @@ func TestLongMemEvalNotesErrors(t *testing.T) {
 		p.Usage == nil || !reflect.DeepEqual(*p.Usage, record.Usage{InputTokens: 20, OutputTokens: 2}) || p.CostUSD == nil || !strings.Contains(stderr, "tokens 20 in, 2 out") {
 		t.Errorf("reading call failing: %+v (usage %+v), want its error, 3 attempts, 2 notes, their 20 tokens in and 2 out, priced and in the totals\n%s", p, p.Usage, stderr)
 	}
-	for _, extra := range [][]string{{"--history-format", "nl"}, {"--provider", "extractive"}} {
-		_, _, err := run(t, context.Background(), in, append(args, extra...)...)
-		if command.ExitCode(err) != 2 || !strings.Contains(err.Error(), "con-separate") {
-			t.Errorf("%v: %v, want a usage error", extra, err)
+	if _, _, err := run(t, context.Background(), in, append(args, "--history-format", "nl")...); command.ExitCode(err) != 2 || !strings.Contains(err.Error(), "con-separate") {
+		t.Errorf("--history-format nl: %v, want a usage error", err)
+	}
+	// The extractive baseline sends no prompt, so it takes no notes: con-separate does nothing.
+	recs, stderr, err = run(t, context.Background(), in, append(args, "--provider", "extractive")...)
+	if err != nil || len(recs) == 0 || !strings.Contains(stderr, "--reading con-separate and --history-sessions 2 do nothing: the provider is extractive") {
+		t.Fatalf("--provider extractive: %v (%d records), want a run that warns of --reading con-separate\n%s", err, len(recs), stderr)
+	}
+	for _, rec := range recs {
+		if p := rec.Prediction; p == nil || p.Provider != "extractive" || p.Notes != nil {
+			t.Errorf("--provider extractive: %s: prediction %+v, want the baseline's, without notes", rec.ID, p)
 		}
 	}
 }

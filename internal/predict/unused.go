@@ -39,10 +39,13 @@ type flagUse struct {
 // newFlagUse finds the flags of c that only some records use, among those set. Under --template,
 // whose prompt replaces LongMemEval's and LoCoMo's, no record uses the flags that shape those:
 // they are warned of on w at once. prompts is false for a provider that sends none (extractive),
-// which drops --template and --system with a warning of its own.
+// which drops all of them, promptFlags, with a warning of its own.
 func newFlagUse(c *cli.Context, w io.Writer, prompts bool) *flagUse {
 	u := &flagUse{}
-	if t := c.String("template"); prompts && t != "" {
+	if !prompts {
+		return u
+	}
+	if t := c.String("template"); t != "" {
 		if set := givenFlags(c, append(slices.Clone(longMemEvalFlags), locomoFlags...)...); len(set) > 0 {
 			fmt.Fprintf(w, "qa-predict: warning: %s %s nothing with --template %s%s: its prompt replaces LongMemEval's and LoCoMo's, which %s\n",
 				english.List(set), english.Form(len(set), "does", "do"), t, command.FromEnv(c, "template"), english.Form(len(set), "it shapes", "they shape"))
@@ -57,12 +60,10 @@ func newFlagUse(c *cli.Context, w io.Writer, prompts bool) *flagUse {
 				return english.Form(n, "it sets", "they set") + " how LoCoMo's script asks locomo records, and none was read"
 			})
 	}
-	if prompts {
-		u.add(c, []string{"system", "template"}, func(rec *record.Record) bool { return rec.Sequence == nil },
-			func(int) string {
-				return "EvaLearn's sequences are asked with EvaLearn's own prompts, and every record read is a position of one"
-			})
-	}
+	u.add(c, []string{"system", "template"}, func(rec *record.Record) bool { return rec.Sequence == nil },
+		func(int) string {
+			return "EvaLearn's sequences are asked with EvaLearn's own prompts, and every record read is a position of one"
+		})
 	return u
 }
 
