@@ -255,10 +255,10 @@ var promptFlags = append(append([]string{"template", "system"}, longMemEvalFlags
 
 // builtinPrompts is the prompter of the built-in prompts with LongMemEval's and LoCoMo's defaults
 // (the flags' defaults for the extractive baseline: no history budget or LoCoMo variant, which
-// it does not have), reporting on stderr.
+// it does not have), reporting on stderr, whose prompts are rendered for their prompt_sha256 only.
 func builtinPrompts(seed int64, stderr io.Writer) *prompter {
 	p, _ := newPrompter("", seed) // no file to read
-	p.stderr = stderr
+	p.stderr, p.unsent = stderr, true
 	p.history.Retriever, p.history.KeyExpansion = prompt.RetrieverSession, "none"
 	return p
 }

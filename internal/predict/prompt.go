@@ -90,6 +90,10 @@ type prompter struct {
 	// textOnce gives, at the first LoCoMo or LongMemEval record whose conversation is rebuilt
 	// from its passages' text, the warning that its prompt is not the benchmark's own.
 	textOnce sync.Once
+
+	// unsent: the prompts are rendered only for prompt_sha256, by the extractive baseline, which
+	// sends none and takes no --template: nothing is said of what they lack, nor of a template.
+	unsent bool
 }
 
 func newPrompter(file string, seed int64) (*prompter, error) {
@@ -119,12 +123,17 @@ func newPrompter(file string, seed int64) (*prompter, error) {
 // blankQuestion returns the error of rec when its question is empty or only blanks (as qa-load's
 // emptyQuestion finds them) and the prompt is one of the built-in ones, all of which ask it: a
 // model would be asked nothing, and paid for it. A record of the records format is not checked
-// at load, so qa-predict is where it is found. A --template prompt need not hold the question.
+// at load, so qa-predict is where it is found. A --template prompt need not hold the question,
+// which the error says but for the extractive baseline, which takes none (and finds nothing to
+// look for in the context).
 func (p *prompter) blankQuestion(rec *record.Record) error {
-	if p.custom == nil && textnorm.Strip(rec.Question) == "" {
-		return fmt.Errorf("%w (a --template prompt need not hold the question)", errNothingToAsk)
+	switch {
+	case p.custom != nil || textnorm.Strip(rec.Question) != "":
+		return nil
+	case p.unsent:
+		return errNothingToAsk
 	}
-	return nil
+	return fmt.Errorf("%w (a --template prompt need not hold the question)", errNothingToAsk)
 }
 
 // errNothingToAsk is the error of a record whose question is empty or only blanks.
@@ -205,9 +214,10 @@ func (p *prompter) readerNotice() {
 
 // textNotice warns, once a run, when rec's conversation is rebuilt from its passages' text
 // (prompt.RebuiltFromText): qa-load --context text keeps no raw turns, and the prompt then lacks
-// what only they hold.
+// what only they hold. A prompt not sent (the extractive baseline's, which reads the passages'
+// text whether or not they hold their turns) lacks nothing that matters: no warning.
 func (p *prompter) textNotice(rec *record.Record) {
-	if !prompt.RebuiltFromText(rec) {
+	if p.unsent || !prompt.RebuiltFromText(rec) {
 		return
 	}
 	p.textOnce.Do(func() {
