@@ -153,3 +153,48 @@ func copyFolder(t *testing.T, dir string) string {
 	}
 	return to
 }
+
+// TestDryRunCachedThinking: under --think strip a dry run reads a cached reply as the run's client
+// does (model.Thinking, from outside the cache): a reply cut in its thinking, or with nothing after
+// it, is served with no call and fails its record, so the dry run marks it cached, gives its
+// request that error and exits 3, as the rerun does; one with an answer after its thinking, or
+// with nothing after it under --empty-reply keep, passes.
+func TestDryRunCachedThinking(t *testing.T) {
+	tests := []struct {
+		name        string
+		fault       string
+		first, rest []string // the first run's flags; the dry run's and the rerun's
+		wantErr     string   // r1's request error, "" for none
+	}{
+		{"cut in its thinking", "thinkcut", []string{"--think", "strip"}, []string{"--think", "strip"}, "reply cut in its thinking"},
+		{"cut after its thinking", "thinkonlycut", []string{"--think", "strip"}, []string{"--think", "strip"}, "empty reply"},
+		{"kept under --think keep, stripped now", "thinkonly", []string{"--think", "keep"}, []string{"--think", "strip"}, "empty reply"},
+		{"nothing after it, kept", "thinkonly", []string{"--think", "strip", "--empty-reply", "keep"},
+			[]string{"--think", "strip", "--empty-reply", "keep"}, ""},
+		{"an answer after it", "think", []string{"--think", "keep"}, []string{"--think", "strip"}, ""},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			srv := faultServer(t)
+			path := filepath.Join(t.TempDir(), "c.sqlite")
+			args := []string{"--provider", "openai", "--model", "gpt-4o-mini", "--base-url", srv.URL, "--cache", path, "--concurrency", "1"}
+			faults := map[int]string{1: tt.fault}
+			run(t, context.Background(), input(2, faults), append(append(args, "--api-key-file", keyFile(t)), tt.first...)...)
+			lines, stderr, code := dryRunLines(t, input(2, faults), append(args, tt.rest...)...)
+			if len(lines) != 2 || !lines[0].Requests[0].Cached || !lines[1].Requests[0].Cached {
+				t.Fatalf("dry run lines %+v, want both cached; stderr %s", lines, stderr)
+			}
+			if e := lines[1].Requests[0].Error; (e == "") != (tt.wantErr == "") || !strings.Contains(e, tt.wantErr) {
+				t.Errorf("dry run: r1's request error %q, want %q", e, tt.wantErr)
+			}
+			srv.calls.Store(0)
+			_, rerr, err := run(t, context.Background(), input(2, faults), append(append(args, "--api-key-file", keyFile(t)), tt.rest...)...)
+			if wantCode := map[bool]int{false: 0, true: 3}[tt.wantErr != ""]; code != wantCode || (err != nil) != (tt.wantErr != "") {
+				t.Errorf("dry run exit %d, want %d, as the rerun (error %v; %s); dry run stderr %s", code, wantCode, err, rerr, stderr)
+			}
+			if calls := srv.calls.Load(); calls != 0 {
+				t.Errorf("the rerun made %d calls, want none", calls)
+			}
+		})
+	}
+}

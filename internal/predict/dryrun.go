@@ -42,7 +42,8 @@ type dryCall struct {
 	// Cached says that --cache holds the reply the run would be served, with no call (cache.Look).
 	Cached bool `json:"cached,omitempty"`
 	// Error is the error the run's prediction gets from that reply: an empty one a --empty-reply
-	// keep run stored, which a run without keep serves as its error (and takes out).
+	// keep run stored, which a run without keep serves as its error (and takes out), or, under
+	// --think strip, one cut in its thinking or with nothing after it (servedClient).
 	Error string `json:"error,omitempty"`
 }
 
@@ -166,13 +167,36 @@ func (a *app) dryRequest(stage string, req model.Request) dryCall {
 		c.InputTokens += enc.Count(m.Content)
 	}
 	// The request as the run gives it to the cache, keyed alike, and served alike.
-	if _, ok, err := a.look.Reply(req); ok {
+	if resp, ok, err := a.look.Reply(req); ok {
 		c.Cached = true
-		if err != nil && !a.keepEmpty {
+		if _, err := a.servedClient(resp, err).Generate(context.Background(), req); err != nil {
 			c.Error = err.Error()
 		}
 	}
 	return c
+}
+
+// servedClient is the run's client over resp and err, the reply and error its cache serves a
+// request: the thinking read under --think strip (model.Thinking, which forgets nothing here), and
+// an empty reply that stopped of itself kept as "" under --empty-reply keep (emptyKept). It errs
+// where the run's prediction fails on that reply with no call: a reply cut in its thinking, or
+// with nothing after it, or a stored empty one without keep.
+func (a *app) servedClient(resp model.Response, err error) model.Client {
+	client := a.thinking(storedReply{resp, err})
+	if a.keepEmpty {
+		client = emptyKept{next: client, tally: &tally{}} // the dry run's tally counts no reply
+	}
+	return client
+}
+
+// storedReply is a client that serves one reply and its error, as the cache stored them.
+type storedReply struct {
+	resp model.Response
+	err  error
+}
+
+func (s storedReply) Generate(context.Context, model.Request) (model.Response, error) {
+	return s.resp, s.err
 }
 
 // dryPlain is what predicting a record without a sequence would send.
