@@ -219,7 +219,8 @@ marks "cached": true the requests it holds a reply for (which the run is served 
 the run's own keys), and counts and prices only the others. A dry run's exit code
 is the run's: 3 when a record could not be prompted, or would pass through with a failed prediction
 (or, in a sequence, a failed verdict), which --retry-errors asks again, or the reply the cache
-serves would fail it (an empty one; under --think strip, one cut in or empty after its thinking).`
+serves would fail it (an empty one; under --think strip, one cut in or empty after its thinking;
+a LoCoMo batch's without its answer).`
 
 // examples closes qa-predict's --help: the offline baseline, a dry run, and the calls a real run
 // makes (internal/examples runs each, the calls as dry runs).

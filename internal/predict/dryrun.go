@@ -45,6 +45,8 @@ type dryCall struct {
 	// keep run stored, which a run without keep serves as its error (and takes out), or, under
 	// --think strip, one cut in its thinking or with nothing after it (servedClient).
 	Error string `json:"error,omitempty"`
+	// reply is the text of the reply the run is served from --cache, where it gives no Error.
+	reply string
 }
 
 // dryPrediction is one line of --dry-run output. Then names the calls that follow and cannot be
@@ -57,6 +59,9 @@ type dryPrediction struct {
 	AskedWith        string    `json:"asked_with,omitempty"` // a LoCoMo question asked in the request on this record's line
 	AlreadyPredicted bool      `json:"already_predicted,omitempty"`
 	Error            string    `json:"error,omitempty"`
+	// failedCached says that Error is the one the run's prediction gets from the reply --cache
+	// serves, with no call: a question of a LoCoMo batch the cached reply fails (dryLoCoMo).
+	failedCached bool
 }
 
 // dryTally counts a dry run's requests and the input tokens of those the cache does not answer.
@@ -114,8 +119,8 @@ func (a *app) dryRunAll(ctx context.Context, src *command.Source) error {
 		command.Count{N: t.errors, Singular: "record that could not be prompted", Plural: "records that could not be prompted"},
 		command.Count{N: t.carried, Singular: "record that would pass through failed (--retry-errors predicts it again)",
 			Plural: "records that would pass through failed (--retry-errors predicts them again)"},
-		command.Count{N: t.failedCached, Singular: "record whose reply in the cache would fail it (see its request's error)",
-			Plural: "records whose replies in the cache would fail them (see their requests' errors)"})
+		command.Count{N: t.failedCached, Singular: "record whose reply in the cache would fail it (see the error on its line)",
+			Plural: "records whose replies in the cache would fail them (see the errors on their lines)"})
 }
 
 // dryBatch is the dry-run lines of b's records, in order, and, when there is no --judge-model,
@@ -169,8 +174,11 @@ func (a *app) dryRequest(stage string, req model.Request) dryCall {
 	// The request as the run gives it to the cache, keyed alike, and served alike.
 	if resp, ok, err := a.look.Reply(req); ok {
 		c.Cached = true
-		if _, err := a.servedClient(resp, err).Generate(context.Background(), req); err != nil {
+		resp, err := a.servedClient(resp, err).Generate(context.Background(), req)
+		if err != nil {
 			c.Error = err.Error()
+		} else {
+			c.reply = resp.Text
 		}
 	}
 	return c
@@ -342,7 +350,7 @@ func (s *drySolver) line(rec *record.Record, dup bool) dryPrediction {
 func (t *dryTally) count(d dryPrediction) {
 	t.records++
 	t.requests += len(d.Requests)
-	failed := false
+	failed := d.failedCached
 	for _, c := range d.Requests {
 		failed = failed || c.Error != ""
 		if c.Cached { // no call: nothing paid
@@ -355,10 +363,13 @@ func (t *dryTally) count(d dryPrediction) {
 	switch {
 	case d.AlreadyPredicted:
 		t.already++
-	case d.Error != "":
-		t.errors++
 	case failed:
 		t.failedCached++
+		if d.AskedWith != "" {
+			t.batched++
+		}
+	case d.Error != "":
+		t.errors++
 	case d.Then != "":
 		t.later++
 	case d.AskedWith != "":

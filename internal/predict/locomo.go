@@ -245,19 +245,28 @@ func (a *app) dryLoCoMo(b *batch) []dryPrediction {
 		out[rec] = d
 	}
 	if len(asked) > 0 {
-		req, _, err := a.locomoBatchRequest(asked)
+		req, asks, err := a.locomoBatchRequest(asked)
+		var c dryCall
+		var failed []string // each question's error from the reply --cache serves, as the run reads it
+		if err == nil {
+			c = a.dryRequest("answer", req)
+			failed = cachedLoCoMoErrors(c, asks)
+		}
 		for k, rec := range asked {
 			d := out[rec]
 			switch {
 			case err != nil:
 				d.Error = fmt.Sprintf("prompt: %v", err)
 			case k == 0:
-				d.Requests = []dryCall{a.dryRequest("answer", req)}
+				d.Requests = []dryCall{c}
 				for _, r := range asked {
 					d.Asks = append(d.Asks, r.ID)
 				}
 			default:
 				d.AskedWith = asked[0].ID
+			}
+			if failed != nil && failed[k] != "" && (k > 0 || c.Error == "") { // the first's call error is its request's
+				d.Error, d.failedCached = failed[k], true
 			}
 			out[rec] = d
 		}
@@ -267,6 +276,29 @@ func (a *app) dryLoCoMo(b *batch) []dryPrediction {
 		lines[i] = out[rec]
 	}
 	return lines
+}
+
+// cachedLoCoMoErrors is, for a batch's request c as a dry run shows it, the error each question of
+// asks gets from the reply --cache serves, as solveLoCoMo reads it with no call: the call's error,
+// every question's; a reply LoCoMo's script cannot read, every question's too; or the error of a
+// question it holds no answer for ("" for one it answers). It is nil when the cache answers none.
+func cachedLoCoMoErrors(c dryCall, asks []prompt.LoCoMoAsk) []string {
+	if !c.Cached {
+		return nil
+	}
+	failed := make([]string, len(asks))
+	answers, err := prompt.LoCoMoBatchAnswers(c.reply, asks)
+	for k := range failed {
+		switch {
+		case c.Error != "":
+			failed[k] = c.Error
+		case err != nil:
+			failed[k] = fmt.Sprintf("reply: %v; the reply: %s", err, excerpt(c.reply))
+		case answers[k].Err != nil:
+			failed[k] = fmt.Sprintf("reply: %v; the reply: %s", answers[k].Err, excerpt(c.reply))
+		}
+	}
+	return failed
 }
 
 // locomoBatch renders the batched query of recs (locomoBatchRequest), counting a cut

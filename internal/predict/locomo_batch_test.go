@@ -592,3 +592,54 @@ func TestLoCoMoBatchForgetFails(t *testing.T) {
 		}
 	}
 }
+
+// TestLoCoMoBatchDryRunCachedFailure: a dry run over --cache reads a batch's cached reply as the
+// run does: a question the reply holds no answer for fails its record, as an empty reply a
+// --empty-reply keep run stored fails every record of its batch without keep, with no call; the
+// dry run gives those records the error and exits 3, as the rerun does.
+func TestLoCoMoBatchDryRunCachedFailure(t *testing.T) {
+	recs := goldenLoCoMo(t)
+	stdin := jsonl(t, recs...)
+	srv, seen := batchServer(t, func(qs []string) string {
+		switch {
+		case strings.HasPrefix(qs[0], recs[0].Question):
+			return `{"0": "Sweden", "2": "b"}` // no answer for questions 1 and 3
+		case strings.HasPrefix(qs[0], recs[4].Question):
+			return "<think>\nThe first question" // cut in its thinking: fails 4 to 6
+		}
+		return dictReply(qs)
+	})
+	cache := filepath.Join(t.TempDir(), "cache.sqlite")
+	args := []string{"--provider", "openai", "--model", "gpt-4-turbo", "--base-url", srv.URL, "--batch-size", "4", "--cache", cache,
+		"--concurrency", "1", "--think", "strip"}
+	run(t, context.Background(), stdin, append(args, "--api-key-file", keyFile(t))...)
+	dry, stderr, code := dryRunLines(t, stdin, args...)
+	if code != 3 || len(dry) != len(recs) {
+		t.Fatalf("dry run exit %d, %d lines; want 3, %d\n%s", code, len(dry), len(recs), stderr)
+	}
+	failed := func(d dryPrediction) string {
+		if len(d.Requests) > 0 && d.Requests[0].Error != "" {
+			return d.Requests[0].Error
+		}
+		return d.Error
+	}
+	for i, d := range dry {
+		want := map[int]string{1: "question 1: not in the reply", 3: "question 3: not in the reply", 4: "cut in its thinking", 5: "cut in its thinking", 6: "cut in its thinking"}[i]
+		if e := failed(d); (e == "") != (want == "") || !strings.Contains(e, want) {
+			t.Errorf("%s: error %q, want %q", d.ID, e, want)
+		}
+	}
+	if want := "5 records whose replies in the cache would fail them"; !strings.Contains(stderr, want) {
+		t.Errorf("dry run stderr lacks %q:\n%s", want, stderr)
+	}
+	before := len(seen())
+	out, rerr, err := run(t, context.Background(), stdin, args...)
+	if command.ExitCode(err) != 3 || len(seen()) != before {
+		t.Fatalf("rerun: exit %d, %d calls; want 3, none\n%s", command.ExitCode(err), len(seen())-before, rerr)
+	}
+	for i, rec := range out {
+		if (rec.Prediction.Error != "") != (failed(dry[i]) != "") {
+			t.Errorf("%s: rerun error %q, dry run's %q", rec.ID, rec.Prediction.Error, failed(dry[i]))
+		}
+	}
+}
