@@ -3,6 +3,7 @@ package predict
 import (
 	"bytes"
 	"context"
+	"fmt"
 	"io/fs"
 	"os"
 	"path/filepath"
@@ -12,6 +13,7 @@ import (
 	"testing"
 
 	"github.com/qapipe/qapipe/internal/cache"
+	"github.com/qapipe/qapipe/pkg/record"
 )
 
 // TestDryRunCachedRequests: a dry run with --cache marks the requests the cache would answer, and
@@ -196,5 +198,38 @@ func TestDryRunCachedThinking(t *testing.T) {
 				t.Errorf("the rerun made %d calls, want none", calls)
 			}
 		})
+	}
+}
+
+// TestDryRunCachedStudentFails: a sequence's position whose student reply the cache serves fails
+// it with no call (cut in its thinking, under --think strip): the run judges nothing and skips the
+// positions after it, and so does the dry run, where it named the judge and the next student call
+// as waiting.
+func TestDryRunCachedStudentFails(t *testing.T) {
+	pos := func(n int, fault string) *record.Record {
+		q := fmt.Sprintf("ID%d what is %d?%s", n, n, fault)
+		return &record.Record{Schema: 1, ID: fmt.Sprintf("evalearn:9:%d", n), Dataset: "evalearn", Type: "Extraction", Question: q,
+			Turns: []string{q}, Rubric: "rubric", Sequence: &record.Sequence{ID: "9", Position: n}}
+	}
+	stdin := jsonl(t, pos(1, " FAULTS=thinkcut"), pos(2, ""))
+	srv := faultServer(t)
+	path := filepath.Join(t.TempDir(), "c.sqlite")
+	args := []string{"--provider", "openai", "--model", "gpt-4o-mini", "--judge-model", "gpt-4o-mini", "--base-url", srv.URL,
+		"--cache", path, "--think", "strip"}
+	run(t, context.Background(), stdin, append(args, "--api-key-file", keyFile(t))...)
+	dry, stderr, code := dryRunLines(t, stdin, args...)
+	if code != 3 || len(dry) != 2 || len(dry[0].Requests) != 1 {
+		t.Fatalf("dry run exit %d, lines %+v; want 3; stderr %s", code, dry, stderr)
+	}
+	if c := dry[0].Requests[0]; !c.Cached || !strings.Contains(c.Error, "cut in its thinking") || dry[0].Then != "" {
+		t.Errorf("position 1: %+v, then %q; want its cached reply's error, and no judge", c, dry[0].Then)
+	}
+	if d := dry[1]; d.Error != "skipped: position 1 failed" || d.Then != "" {
+		t.Errorf("position 2: %+v; want it skipped", d)
+	}
+	srv.calls.Store(0)
+	out, _, _ := run(t, context.Background(), stdin, append(args, "--api-key-file", keyFile(t))...)
+	if srv.calls.Load() != 0 || len(out) != 2 || out[1].Prediction == nil || out[1].Prediction.Error != dry[1].Error {
+		t.Errorf("rerun: %d calls, %+v; want none, position 2 %q", srv.calls.Load(), out, dry[1].Error)
 	}
 }

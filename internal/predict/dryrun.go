@@ -340,6 +340,10 @@ func (s *drySolver) line(rec *record.Record, dup bool) dryPrediction {
 			break
 		}
 		d.Requests = []dryCall{a.dryRequest("student", req)}
+		if d.Requests[0].Error != "" { // the reply --cache serves fails it: no verdict, as in the run
+			s.broken = fmt.Sprintf("position %d failed", rec.Sequence.Position)
+			break
+		}
 		d.Then = "EvaLearn's rubric judge on the answer (--judge-model)"
 		s.asked = rec.Sequence.Position
 	}
