@@ -32,14 +32,23 @@ type Look struct {
 	path string
 	tmp  string // the folder of the copy, if one was made
 
+	unguard func() // unregisters the copy's removal from its Guard, if one was given
+
 	mu       sync.Mutex
 	firstErr error // the first entry that could not be read
 	unread   int   // how many could not
 }
 
+// Guard registers the removal of what mk makes for a process ended before it can remove it
+// itself, as command.OnForcedExitOf does: it runs mk, which makes it and returns its removal (nil
+// when nothing was made), and returns the function that unregisters that removal.
+type Guard func(mk func() (remove func())) (cancel func())
+
 // OpenLook opens the cache at path for Answers, without writing it or leaving a file; a file
-// that does not exist holds no reply. The file is expected to have passed Check.
-func OpenLook(path string) (*Look, error) {
+// that does not exist holds no reply. The file is expected to have passed Check. A copy it makes
+// (see Look) is made under guard, when not nil, so that a process ended before Close (a second
+// signal) removes it too.
+func OpenLook(path string, guard Guard) (*Look, error) {
 	l := &Look{path: path}
 	st, err := os.Stat(path)
 	switch {
@@ -56,7 +65,19 @@ func OpenLook(path string) (*Look, error) {
 		return nil, &FileError{Path: path, Err: err}
 	}
 	if wal, err := os.Stat(real + "-wal"); err == nil && wal.Size() > 0 {
-		if l.tmp, err = copyWithJournal(real); err != nil {
+		mk := func() func() {
+			if l.tmp, err = copyWithJournal(real); err != nil {
+				return nil
+			}
+			dir := l.tmp
+			return func() { os.RemoveAll(dir) }
+		}
+		if guard != nil {
+			l.unguard = guard(mk)
+		} else {
+			mk()
+		}
+		if err != nil {
 			return nil, fmt.Errorf("cache %s: copy to read: %w", path, err)
 		}
 		uri = fileURI(filepath.Join(l.tmp, "cache.sqlite")) + "?_pragma=query_only(1)"
@@ -186,6 +207,10 @@ func (l *Look) Close() error {
 
 // removeCopy removes the folder of the file's copy, if one was made.
 func (l *Look) removeCopy() {
+	if l.unguard != nil {
+		l.unguard()
+		l.unguard = nil
+	}
 	if l.tmp != "" {
 		os.RemoveAll(l.tmp)
 		l.tmp = ""

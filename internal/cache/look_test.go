@@ -59,7 +59,7 @@ func TestLookAnswersAsClientServes(t *testing.T) {
 			}
 			c.Close()
 			before, _ := os.ReadFile(path)
-			l, err := OpenLook(path)
+			l, err := OpenLook(path, nil)
 			if err != nil {
 				t.Fatal(err)
 			}
@@ -93,7 +93,7 @@ func TestLookAnswersAsClientServes(t *testing.T) {
 // TestLookMissingFile: a file that does not exist answers nothing and is not made.
 func TestLookMissingFile(t *testing.T) {
 	dir := t.TempDir()
-	l, err := OpenLook(filepath.Join(dir, "c.db"))
+	l, err := OpenLook(filepath.Join(dir, "c.db"), nil)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -103,5 +103,45 @@ func TestLookMissingFile(t *testing.T) {
 	l.Close()
 	if files, _ := os.ReadDir(dir); len(files) != 0 {
 		t.Errorf("the look made %v", files)
+	}
+}
+
+// TestLookCopyGuarded: the copy OpenLook makes of a file with a -wal journal is made under guard
+// (command.OnForcedExitOf), whose cleanup removes it when the process is ended before Close, as
+// a second signal ends a dry run waiting on its input; Close unregisters it.
+func TestLookCopyGuarded(t *testing.T) {
+	path := filepath.Join(t.TempDir(), "c.db")
+	c, err := Open(path) // held open: its entry stays in the journal
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer c.Close()
+	req := model.Request{Provider: "openai", Model: "m", Messages: []model.Message{{Role: "user", Content: "q"}}}
+	key, _ := RequestKey(req)
+	if err := c.Put(context.Background(), key, []byte(`{"text":"A"}`)); err != nil {
+		t.Fatal(err)
+	}
+	var cleanup func()
+	registered := 0
+	guard := func(mk func() func()) func() {
+		cleanup = mk()
+		registered++
+		return func() { registered-- }
+	}
+	l, err := OpenLook(path, guard)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if l.tmp == "" || cleanup == nil || registered != 1 || !l.Answers(req) {
+		t.Fatalf("copy %q, cleanup %v, %d registered; want a copy made under the guard, answering", l.tmp, cleanup != nil, registered)
+	}
+	copyDir := l.tmp
+	cleanup() // the process ended before Close
+	if _, err := os.Stat(copyDir); !errors.Is(err, os.ErrNotExist) {
+		t.Errorf("the forced exit's cleanup left the copy %s (%v)", copyDir, err)
+	}
+	l.Close()
+	if registered != 0 {
+		t.Errorf("Close left the cleanup registered")
 	}
 }

@@ -113,6 +113,10 @@ func OnForcedExit(f func()) (cancel func()) {
 	return onForcedExitOf(func() func() { return f })
 }
 
+// OnForcedExitOf is onForcedExitOf, for what a run makes that a forced exit must not leave (a
+// copy of a file in the system's temporary folder: cache.OpenLook's guard).
+func OnForcedExitOf(mk func() func()) (cancel func()) { return onForcedExitOf(mk) }
+
 // onForcedExitOf registers the cleanup that mk returns (none when nil), mk being run while a
 // forced exit cannot take the cleanups: what mk makes (a file) and its cleanup removes is never
 // left by a forced exit that comes between the two, as it was when a file was made first and

@@ -121,7 +121,7 @@ func (cfg *config) dryRunCache(c *cli.Context) error {
 		return nil
 	}
 	var err error
-	cfg.look, err = cache.OpenLook(p)
+	cfg.look, err = cache.OpenLook(p, command.OnForcedExitOf)
 	return command.FlagFile("--cache", err)
 }
 

@@ -82,7 +82,7 @@ func (a *app) configure(c *cli.Context) error {
 				return command.FlagFile("--cache", err)
 			}
 			var err error
-			a.look, err = cache.OpenLook(f)
+			a.look, err = cache.OpenLook(f, command.OnForcedExitOf)
 			return command.FlagFile("--cache", err)
 		}
 		return nil
