@@ -2,10 +2,12 @@ package cache
 
 import (
 	"context"
+	"database/sql"
 	"errors"
 	"fmt"
 	"os"
 	"path/filepath"
+	"strings"
 	"sync/atomic"
 	"testing"
 
@@ -143,5 +145,167 @@ func TestLookCopyGuarded(t *testing.T) {
 	l.Close()
 	if registered != 0 {
 		t.Errorf("Close left the cleanup registered")
+	}
+}
+
+// TestLookReadsJournal: a run still going (or killed) keeps its newest replies in the -wal journal
+// beside the file, which an immutable read leaves out: Look reads them, named directly or through
+// a link to a file in another folder (whose journal is beside the file it names), and the copy it
+// reads is removed on Close, leaving no file in the folder of temporary files.
+func TestLookReadsJournal(t *testing.T) {
+	req := model.Request{Provider: "openai", Model: "m", Messages: []model.Message{{Role: "user", Content: "q"}}}
+	key, err := RequestKey(req)
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, link := range []bool{false, true} {
+		for _, going := range []bool{false, true} {
+			tmp := t.TempDir()
+			t.Setenv("TMPDIR", tmp)
+			path := filepath.Join(t.TempDir(), "c.db")
+			held, err := Open(path) // open while the run writes: the run's replies stay in its journal
+			if err != nil {
+				t.Fatal(err)
+			}
+			c, err := Open(path)
+			if err != nil {
+				t.Fatal(err)
+			}
+			if err := c.Put(context.Background(), key, []byte(`{"text":"A1"}`)); err != nil {
+				t.Fatal(err)
+			}
+			c.Close()
+			if !going {
+				held.Close()
+			}
+			if st, err := os.Stat(path + "-wal"); going && (err != nil || st.Size() == 0) {
+				t.Fatalf("no journal to read (%v)", err)
+			}
+			named := path
+			if link {
+				named = filepath.Join(t.TempDir(), "link.db")
+				if err := os.Symlink(path, named); err != nil {
+					t.Fatal(err)
+				}
+			}
+			l, err := OpenLook(named, nil)
+			if err != nil {
+				t.Fatalf("link %v, going %v: %v", link, going, err)
+			}
+			resp, ok, rerr := l.Reply(req)
+			if !ok || rerr != nil || resp.Text != "A1" || !resp.Cached || l.Warning() != "" {
+				t.Errorf("link %v, going %v: Reply = %+v, %v, %v (warning %q), want the reply A1, cached", link, going, resp, ok, rerr, l.Warning())
+			}
+			if err := l.Close(); err != nil {
+				t.Error(err)
+			}
+			if files, _ := os.ReadDir(tmp); len(files) != 0 {
+				t.Errorf("link %v, going %v: Close left %v in the folder of temporary files", link, going, files)
+			}
+			if going {
+				held.Close()
+			}
+		}
+	}
+}
+
+// TestLookNoTable: a database a run has not made its table in yet (SQLite's, with no table) answers
+// nothing, and is no error.
+func TestLookNoTable(t *testing.T) {
+	path := filepath.Join(t.TempDir(), "c.db")
+	db, err := sql.Open("sqlite", fileURI(path))
+	if err != nil {
+		t.Fatal(err)
+	}
+	if _, err := db.Exec(`PRAGMA user_version = 1`); err != nil {
+		t.Fatal(err)
+	}
+	db.Close()
+	if st, err := os.Stat(path); err != nil || st.Size() == 0 {
+		t.Fatalf("no database made (%v)", err)
+	}
+	if err := Check(path); err != nil {
+		t.Fatalf("Check: %v", err)
+	}
+	l, err := OpenLook(path, nil)
+	if err != nil {
+		t.Fatalf("OpenLook: %v", err)
+	}
+	defer l.Close()
+	if l.Answers(model.Request{Provider: "openai", Model: "m"}) || l.Warning() != "" {
+		t.Errorf("a database without the table answers a request, or warns %q", l.Warning())
+	}
+}
+
+// TestLookDamagedPage: the entries on a page of the file overwritten after a run stored them are
+// not answered, as a run asks them again, and Warning counts them, naming the damage; the entries
+// elsewhere are answered.
+func TestLookDamagedPage(t *testing.T) {
+	ctx := context.Background()
+	path := filepath.Join(t.TempDir(), "c.db")
+	c, err := Open(path)
+	if err != nil {
+		t.Fatal(err)
+	}
+	const n = 400
+	req := func(i int) model.Request {
+		return model.Request{Provider: "openai", Model: "m", Messages: []model.Message{{Role: "user", Content: fmt.Sprintf("question %03d %s", i, strings.Repeat("x", 400))}}}
+	}
+	for i := range n {
+		key, err := RequestKey(req(i))
+		if err != nil {
+			t.Fatal(err)
+		}
+		if err := c.Put(ctx, key, []byte(fmt.Sprintf(`{"text":"a%d %s"}`, i, strings.Repeat("y", 400)))); err != nil {
+			t.Fatal(err)
+		}
+	}
+	c.Close() // the last connection: the journal is copied into the file
+	f, err := os.OpenFile(path, os.O_RDWR, 0)
+	if err != nil {
+		t.Fatal(err)
+	}
+	st, err := f.Stat()
+	if err != nil || st.Size() < 40*4096 {
+		t.Fatalf("the cache holds %d bytes (%v), too few to damage a page in its middle", st.Size(), err)
+	}
+	junk := make([]byte, 4096)
+	for i := range junk {
+		junk[i] = byte(i*7 + 3)
+	}
+	if _, err := f.WriteAt(junk, st.Size()/4096/2*4096); err != nil {
+		t.Fatal(err)
+	}
+	f.Close()
+
+	l, err := OpenLook(path, nil)
+	if err != nil {
+		t.Fatalf("OpenLook of a file damaged in its middle: %v", err)
+	}
+	defer l.Close()
+	answered := 0
+	for i := range n {
+		if l.Answers(req(i)) {
+			answered++
+		}
+	}
+	unread := n - answered
+	if unread < 2 || answered == 0 {
+		t.Fatalf("%d answered, %d not, want some of each, and more than one not", answered, unread)
+	}
+	one, err := OpenLook(path, nil) // asked until the first entry it cannot read
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer one.Close()
+	for i := 0; i < n && one.Answers(req(i)); i++ {
+	}
+	if w, want := one.Warning(), fmt.Sprintf("1 entry of the cache %s could not be read (", path); !strings.HasPrefix(w, want) {
+		t.Errorf("Warning() after one entry not read = %q, want it to begin %q", w, want)
+	}
+	w := l.Warning()
+	want := fmt.Sprintf("%d entries of the cache %s could not be read (", unread, path)
+	if !strings.HasPrefix(w, want) || !strings.Contains(w, "malformed") || !strings.HasSuffix(w, "): counted as not answered by it") {
+		t.Errorf("Warning() = %q, want it to begin %q, name the damage and end \"): counted as not answered by it\"", w, want)
 	}
 }
