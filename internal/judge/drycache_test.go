@@ -1,6 +1,7 @@
 package judge
 
 import (
+	"database/sql"
 	"encoding/json"
 	"fmt"
 	"os"
@@ -9,6 +10,8 @@ import (
 	"strings"
 	"sync"
 	"testing"
+
+	"github.com/qapipe/qapipe/internal/cache"
 )
 
 // TestDryRunCachedRequests: a dry run with --cache marks "cached" the records the run would judge
@@ -97,6 +100,11 @@ func TestDryRunCachedRequests(t *testing.T) {
 					continue
 				}
 				requests++
+				// The record whose cached replies the run reads to the last, unparsable, fails
+				// (exit 3): its line carries that error.
+				if fails := tt.code == 3 && d.ID == "locomo:c:1"; fails != strings.HasPrefix(d.Error, ErrUnparsable.Error()) {
+					t.Errorf("dry run line %s: error %q, want it unparsable: %v", d.ID, d.Error, fails)
+				}
 				if d.Cached {
 					cached = append(cached, d.ID)
 					continue
@@ -161,4 +169,69 @@ func folder(t *testing.T, dir string) []string {
 		out = append(out, fmt.Sprintf("%s %v %v %x", f.Name(), st.Mode(), st.ModTime(), b))
 	}
 	return out
+}
+
+// TestDryRunDamagedCache: a --cache whose entries cannot be read (a page of the file overwritten
+// after a run made it, which opening it does not see) answers no record, as the run asks each
+// again: the dry run prices them all, and warns how many entries of which file could not be read.
+func TestDryRunDamagedCache(t *testing.T) {
+	path := filepath.Join(t.TempDir(), "judge.sqlite")
+	damageEntries(t, path)
+	in := rec("locomo:c:1", "locomo", "multi_hop", "Where?", "Paris", "Paris", `{"category":1}`) +
+		rec("locomo:c:2", "locomo", "temporal", "When?", "7 May 2023", "May 2023", `{"category":2}`)
+	stdout, stderr, code := runJudge(t, []string{"--dry-run", "--model", "gpt-4o-mini", "--cache", path}, in)
+	if code != 0 || strings.Contains(stdout, `"cached"`) {
+		t.Fatalf("dry run: exit %d, stdout %s, want exit 0 and no record cached; stderr %s", code, stdout, stderr)
+	}
+	for _, want := range []string{
+		"qa-judge: warning: 2 entries of the cache " + path + " could not be read (",
+		"): counted as not answered by it\n",
+		"2 requests, 0 answered by the cache, the other 2: ",
+	} {
+		if !strings.Contains(stderr, want) {
+			t.Errorf("dry run stderr %q, want it to hold %q", stderr, want)
+		}
+	}
+}
+
+// damageEntries makes a cache at path, with no entry, and overwrites the root page of its
+// entries table, so that each lookup fails as SQLite finds the file malformed, and opening and
+// checking it do not.
+func damageEntries(t *testing.T, path string) {
+	t.Helper()
+	c, err := cache.Open(path)
+	if err != nil {
+		t.Fatal(err)
+	}
+	c.Close()
+	db, err := sql.Open("sqlite", path)
+	if err != nil {
+		t.Fatal(err)
+	}
+	var root, size int64
+	err = db.QueryRow(`SELECT rootpage FROM sqlite_master WHERE name = 'entries'`).Scan(&root)
+	if err == nil {
+		err = db.QueryRow(`PRAGMA page_size`).Scan(&size)
+	}
+	db.Close()
+	if err != nil {
+		t.Fatal(err)
+	}
+	junk := make([]byte, size)
+	for i := range junk {
+		junk[i] = byte(i*7 + 3)
+	}
+	f, err := os.OpenFile(path, os.O_RDWR, 0)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if _, err := f.WriteAt(junk, (root-1)*size); err != nil {
+		t.Fatal(err)
+	}
+	if err := f.Close(); err != nil {
+		t.Fatal(err)
+	}
+	if err := cache.Check(path); err != nil {
+		t.Fatalf("Check of the damaged cache: %v", err)
+	}
 }

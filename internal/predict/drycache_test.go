@@ -3,6 +3,7 @@ package predict
 import (
 	"bytes"
 	"context"
+	"database/sql"
 	"fmt"
 	"io/fs"
 	"os"
@@ -231,5 +232,69 @@ func TestDryRunCachedStudentFails(t *testing.T) {
 	out, _, _ := run(t, context.Background(), stdin, append(args, "--api-key-file", keyFile(t))...)
 	if srv.calls.Load() != 0 || len(out) != 2 || out[1].Prediction == nil || out[1].Prediction.Error != dry[1].Error {
 		t.Errorf("rerun: %d calls, %+v; want none, position 2 %q", srv.calls.Load(), out, dry[1].Error)
+	}
+}
+
+// TestDryRunDamagedCache: a --cache whose entries cannot be read (a page of the file overwritten
+// after a run made it, which opening it does not see) answers none of the requests, as the run
+// asks each of them again: the dry run prices them all, and warns how many entries of which file
+// could not be read.
+func TestDryRunDamagedCache(t *testing.T) {
+	path := filepath.Join(t.TempDir(), "c.sqlite")
+	damageEntries(t, path)
+	lines, stderr, code := dryRunLines(t, input(2, nil), "--provider", "openai", "--model", "gpt-4o-mini", "--cache", path)
+	if code != 0 || len(lines) != 2 || lines[0].Requests[0].Cached || lines[1].Requests[0].Cached {
+		t.Fatalf("dry run: exit %d, lines %+v, want 2 not cached, exit 0; stderr %s", code, lines, stderr)
+	}
+	for _, want := range []string{
+		"qa-predict: warning: 2 entries of the cache " + path + " could not be read (",
+		"): counted as not answered by it\n",
+		"2 requests to gpt-4o-mini, 0 answered by the cache; the other 2: ",
+	} {
+		if !strings.Contains(stderr, want) {
+			t.Errorf("dry run stderr %q, want it to hold %q", stderr, want)
+		}
+	}
+}
+
+// damageEntries makes a cache at path, with no entry, and overwrites the root page of its
+// entries table, so that each lookup fails as SQLite finds the file malformed, and opening and
+// checking it do not.
+func damageEntries(t *testing.T, path string) {
+	t.Helper()
+	c, err := cache.Open(path)
+	if err != nil {
+		t.Fatal(err)
+	}
+	c.Close()
+	db, err := sql.Open("sqlite", path)
+	if err != nil {
+		t.Fatal(err)
+	}
+	var root, size int64
+	err = db.QueryRow(`SELECT rootpage FROM sqlite_master WHERE name = 'entries'`).Scan(&root)
+	if err == nil {
+		err = db.QueryRow(`PRAGMA page_size`).Scan(&size)
+	}
+	db.Close()
+	if err != nil {
+		t.Fatal(err)
+	}
+	junk := make([]byte, size)
+	for i := range junk {
+		junk[i] = byte(i*7 + 3)
+	}
+	f, err := os.OpenFile(path, os.O_RDWR, 0)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if _, err := f.WriteAt(junk, (root-1)*size); err != nil {
+		t.Fatal(err)
+	}
+	if err := f.Close(); err != nil {
+		t.Fatal(err)
+	}
+	if err := cache.Check(path); err != nil {
+		t.Fatalf("Check of the damaged cache: %v", err)
 	}
 }
