@@ -16,6 +16,7 @@ import (
 	"testing"
 	"time"
 
+	"github.com/qapipe/qapipe/internal/cache/cachetest"
 	"github.com/qapipe/qapipe/internal/clitest"
 	"github.com/qapipe/qapipe/internal/model"
 	"github.com/qapipe/qapipe/pkg/record"
@@ -914,22 +915,7 @@ func TestClientDamagedPage(t *testing.T) {
 		t.Fatal(err)
 	}
 	c.Close()
-	f, err := os.OpenFile(path, os.O_RDWR, 0)
-	if err != nil {
-		t.Fatal(err)
-	}
-	st, err := f.Stat()
-	if err != nil || st.Size() < 40*4096 {
-		t.Fatalf("the cache holds %d bytes (%v), too few to damage a page in its middle", st.Size(), err)
-	}
-	junk := make([]byte, 4096)
-	for i := range junk {
-		junk[i] = byte(i*7 + 3)
-	}
-	if _, err := f.WriteAt(junk, st.Size()/4096/2*4096); err != nil {
-		t.Fatal(err)
-	}
-	f.Close()
+	cachetest.DamageMiddle(t, path, 40)
 
 	c, err = Open(path)
 	if err != nil {

@@ -11,6 +11,7 @@ import (
 	"sync/atomic"
 	"testing"
 
+	"github.com/qapipe/qapipe/internal/cache/cachetest"
 	"github.com/qapipe/qapipe/internal/model"
 )
 
@@ -261,22 +262,7 @@ func TestLookDamagedPage(t *testing.T) {
 		}
 	}
 	c.Close() // the last connection: the journal is copied into the file
-	f, err := os.OpenFile(path, os.O_RDWR, 0)
-	if err != nil {
-		t.Fatal(err)
-	}
-	st, err := f.Stat()
-	if err != nil || st.Size() < 40*4096 {
-		t.Fatalf("the cache holds %d bytes (%v), too few to damage a page in its middle", st.Size(), err)
-	}
-	junk := make([]byte, 4096)
-	for i := range junk {
-		junk[i] = byte(i*7 + 3)
-	}
-	if _, err := f.WriteAt(junk, st.Size()/4096/2*4096); err != nil {
-		t.Fatal(err)
-	}
-	f.Close()
+	cachetest.DamageMiddle(t, path, 40)
 
 	l, err := OpenLook(path, nil)
 	if err != nil {

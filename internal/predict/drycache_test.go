@@ -3,7 +3,6 @@ package predict
 import (
 	"bytes"
 	"context"
-	"database/sql"
 	"fmt"
 	"io/fs"
 	"os"
@@ -14,6 +13,7 @@ import (
 	"testing"
 
 	"github.com/qapipe/qapipe/internal/cache"
+	"github.com/qapipe/qapipe/internal/cache/cachetest"
 	"github.com/qapipe/qapipe/pkg/record"
 )
 
@@ -267,34 +267,5 @@ func damageEntries(t *testing.T, path string) {
 		t.Fatal(err)
 	}
 	c.Close()
-	db, err := sql.Open("sqlite", path)
-	if err != nil {
-		t.Fatal(err)
-	}
-	var root, size int64
-	err = db.QueryRow(`SELECT rootpage FROM sqlite_master WHERE name = 'entries'`).Scan(&root)
-	if err == nil {
-		err = db.QueryRow(`PRAGMA page_size`).Scan(&size)
-	}
-	db.Close()
-	if err != nil {
-		t.Fatal(err)
-	}
-	junk := make([]byte, size)
-	for i := range junk {
-		junk[i] = byte(i*7 + 3)
-	}
-	f, err := os.OpenFile(path, os.O_RDWR, 0)
-	if err != nil {
-		t.Fatal(err)
-	}
-	if _, err := f.WriteAt(junk, (root-1)*size); err != nil {
-		t.Fatal(err)
-	}
-	if err := f.Close(); err != nil {
-		t.Fatal(err)
-	}
-	if err := cache.Check(path); err != nil {
-		t.Fatalf("Check of the damaged cache: %v", err)
-	}
+	cachetest.DamageTable(t, path, "entries")
 }
