@@ -2,7 +2,6 @@ package judge
 
 import (
 	"encoding/json"
-	"sync"
 	"testing"
 
 	"github.com/qapipe/qapipe/internal/command"
@@ -14,16 +13,7 @@ import (
 func TestDryRunResumesAsTheRun(t *testing.T) {
 	for _, flag := range []string{"--retry-errors", "--force"} {
 		t.Run(flag, func(t *testing.T) {
-			var mu sync.Mutex
-			calls := 0
-			srv := newChatServer(t, func(chatRequest) (string, int) {
-				mu.Lock()
-				defer mu.Unlock()
-				if calls++; calls <= 3 {
-					return "I think it is fine", 200 // not JSON: MAGMA cannot read it
-				}
-				return `{"score": 1, "reasoning": "right"}`, 200
-			})
+			srv := unparsableFirst(t, 3)
 			args := []string{"--base-url", srv.URL, "--model", "judge-1", "--seed", "7"}
 			in := rec("locomo:conv-26:0", "locomo", "temporal", "When?", "7 May 2023", "7 May 2023", `{"category":2}`)
 			first, stderr, code := runJudge(t, args, in)

@@ -280,20 +280,26 @@ func TestLoopbackUnparsableAndFailures(t *testing.T) {
 	}
 }
 
-// TestRetryUnparsableAsksAgain: --retry-errors over a judgment whose replies could not be parsed
-// asks the model for new replies, even with the cache that holds the unparsable ones, and counts
-// its attempts on from the earlier run's; the first run's input rerun still reads them back.
-func TestRetryUnparsableAsksAgain(t *testing.T) {
+// unparsableFirst is a chat server whose first n replies MAGMA cannot parse (no JSON), and whose
+// later ones give a score of 1.
+func unparsableFirst(t *testing.T, n int) *chatServer {
 	var mu sync.Mutex
 	calls := 0
-	srv := newChatServer(t, func(chatRequest) (string, int) {
+	return newChatServer(t, func(chatRequest) (string, int) {
 		mu.Lock()
 		defer mu.Unlock()
-		if calls++; calls <= 3 {
+		if calls++; calls <= n {
 			return "I think it is fine", 200 // not JSON: MAGMA cannot read it
 		}
 		return `{"score": 1, "reasoning": "right"}`, 200
 	})
+}
+
+// TestRetryUnparsableAsksAgain: --retry-errors over a judgment whose replies could not be parsed
+// asks the model for new replies, even with the cache that holds the unparsable ones, and counts
+// its attempts on from the earlier run's; the first run's input rerun still reads them back.
+func TestRetryUnparsableAsksAgain(t *testing.T) {
+	srv := unparsableFirst(t, 3)
 	args := []string{"--base-url", srv.URL, "--model", "judge-1", "--cache", filepath.Join(t.TempDir(), "judge.sqlite")}
 	in := rec("locomo:conv-26:0", "locomo", "temporal", "When?", "7 May 2023", "7 May 2023", `{"category":2}`)
 	first, stderr, code := runJudge(t, args, in)
