@@ -150,7 +150,7 @@ func (a *app) solveLoCoMo(ctx context.Context, b *batch) error {
 	var answers []prompt.LoCoMoAnswer
 	if answered {
 		if answers, err = prompt.LoCoMoBatchAnswers(resp.Text, asks); err != nil {
-			answered, first.Error = false, fmt.Sprintf("reply: %v; the reply: %s", err, excerpt(resp.Text))
+			answered, first.Error = false, replyError(err, resp.Text)
 		}
 	}
 	kept := ""
@@ -200,13 +200,19 @@ func (a *app) giveLoCoMoAnswers(asked []*record.Record, first *record.Prediction
 		if answered {
 			p.Text = answers[k].Text
 			if e := answers[k].Err; e != nil {
-				p.Text, p.Error = "", fmt.Sprintf("reply: %v; the reply: %s", e, excerpt(reply))
+				p.Text, p.Error = "", replyError(e, reply)
 			}
 		}
 		p.Error += kept
 		a.setPrediction(rec, p)
 		a.made(p, 0)
 	}
+}
+
+// replyError is the error a LoCoMo batch's question gets from reply, which LoCoMo's script could
+// not read for it (err), as the run gives it and a dry run over --cache shows it.
+func replyError(err error, reply string) string {
+	return fmt.Sprintf("reply: %v; the reply: %s", err, excerpt(reply))
 }
 
 // excerpt is the start of a reply for an error message: at most 200 bytes, cut at a character.
@@ -293,9 +299,9 @@ func cachedLoCoMoErrors(c dryCall, asks []prompt.LoCoMoAsk) []string {
 		case c.Error != "":
 			failed[k] = c.Error
 		case err != nil:
-			failed[k] = fmt.Sprintf("reply: %v; the reply: %s", err, excerpt(c.reply))
+			failed[k] = replyError(err, c.reply)
 		case answers[k].Err != nil:
-			failed[k] = fmt.Sprintf("reply: %v; the reply: %s", answers[k].Err, excerpt(c.reply))
+			failed[k] = replyError(answers[k].Err, c.reply)
 		}
 	}
 	return failed
