@@ -232,6 +232,9 @@ func (e *emitter) summarize(f *command.Replacement, judges, replies string, stdo
 	if s.ErrorsAsZero {
 		zeroed = s.Errors - s.failedUnscored
 	}
+	if e.sc.judged {
+		s.Judgments = e.sc.names.read(cfg.judge)
+	}
 	if judges != "" {
 		s.Warnings = append(s.Warnings, judges)
 	}

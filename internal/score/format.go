@@ -83,8 +83,24 @@ func (s *Summary) header() string {
 		s.Records, s.Scored, missing, s.Errors, errs, s.Unscored, s.BadLines, metricErrs, intervals)
 }
 
+// judgedLine names the judgments judge_score read, with their records, for the people's formats
+// ("judge_score read \"longmemeval/gpt-4o-2024-08-06\" on 500 records"); "" when it read none.
+func (s *Summary) judgedLine() string {
+	if len(s.Judgments) == 0 {
+		return ""
+	}
+	var parts []string
+	for _, n := range slices.Sorted(maps.Keys(s.Judgments)) {
+		parts = append(parts, fmt.Sprintf("%q on %s", n, english.Count(s.Judgments[n], "record", "records")))
+	}
+	return "judge_score read " + strings.Join(parts, ", ")
+}
+
 func (s *Summary) writeTable(w io.Writer) error {
 	fmt.Fprintln(w, s.header())
+	if l := s.judgedLine(); l != "" {
+		fmt.Fprintln(w, l)
+	}
 	tw := cell.NewColumns(cell.Trim(w), cell.Left)
 	rows := s.rows(num)
 	withCI := hasInterval(rows)
@@ -117,10 +133,14 @@ func (s *Summary) writeTable(w io.Writer) error {
 func (s *Summary) writeMarkdown(w io.Writer) error {
 	rows := s.rows(num)
 	withCI := hasInterval(rows)
+	fmt.Fprintf(w, "%s\n\n", s.header())
+	if l := s.judgedLine(); l != "" {
+		fmt.Fprintf(w, "%s\n\n", cell.Markdown(l))
+	}
 	if withCI {
-		fmt.Fprintf(w, "%s\n\n| group | metric | count | mean | %s |\n|---|---|---:|---:|---|\n", s.header(), s.ciHeading())
+		fmt.Fprintf(w, "| group | metric | count | mean | %s |\n|---|---|---:|---:|---|\n", s.ciHeading())
 	} else {
-		fmt.Fprintf(w, "%s\n\n| group | metric | count | mean |\n|---|---|---:|---:|\n", s.header())
+		fmt.Fprint(w, "| group | metric | count | mean |\n|---|---|---:|---:|\n")
 	}
 	for _, r := range rows {
 		fmt.Fprintf(w, "| %s | %s | %s | %s |", cell.Markdown(r[0]), cell.Markdown(r[1]), r[2], r[3])

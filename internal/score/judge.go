@@ -171,6 +171,24 @@ func (j *judgeNames) pass(name string) {
 	}
 }
 
+// read returns the judgments judge_score read, by name, with how many records each, given
+// --judge NAME (named; "" without): the names it counted without --judge, or NAME alone with it;
+// nil when it read none. Past maxJudgeNames names, the further ones are not in it.
+func (j *judgeNames) read(named string) map[string]int {
+	j.mu.Lock()
+	defer j.mu.Unlock()
+	if named != "" {
+		if n := j.counts[named]; n > 0 {
+			return map[string]int{named: n}
+		}
+		return nil
+	}
+	if len(j.counts) == 0 {
+		return nil
+	}
+	return maps.Clone(j.counts)
+}
+
 // warning says which judgments judge_score read when it read more than one name, or, with
 // --judge NAME (named), that no record had NAME though records had other judgments; or, without
 // --judge, that records carry other judgments than the one read (a second judge's run beside a

@@ -71,6 +71,10 @@ type Summary struct {
 	LongMemEval *LongMemEval          `json:"longmemeval,omitempty"`
 	// LoCoMoJudge is judge_score over LoCoMo records as mem0's and MAGMA's code report it.
 	LoCoMoJudge *LoCoMoJudge `json:"locomo_judge,omitempty"`
+	// Judgments names the judgments judge_score read, with how many records' each (a judgment
+	// whose judge failed among them), so that the summary says which judge its figures are of;
+	// omitted when judge_score read none.
+	Judgments map[string]int `json:"judgments,omitempty"`
 	// Corpus holds the corpus metrics' full reports, when any is selected.
 	Corpus   *Corpus  `json:"corpus,omitempty"`
 	Warnings []string `json:"warnings"`
