@@ -269,3 +269,67 @@ func damageEntries(t *testing.T, path string) {
 	c.Close()
 	cachetest.DamageTable(t, path, "entries")
 }
+
+// TestDryRunCachedNoteFails: under con-separate a note whose reply the cache serves and that fails
+// its record (cut in its thinking under --think strip, or an empty one a --empty-reply keep run
+// stored, read without keep) stops the record's calls there with no call, as the run stops: the
+// dry run lists no note after it, prices none, and names no reading call; a rerun then makes
+// exactly the calls the dry run priced. Under keep the empty note passes, and the note after it,
+// which the first run's call failed, is priced, and the reading call named, as the rerun makes
+// both.
+func TestDryRunCachedNoteFails(t *testing.T) {
+	tests := []struct {
+		name         string
+		fault2       string   // the second note's fault
+		first, rest  []string // the first run's flags; the dry run's and the rerun's
+		wantErr      string   // the second note's request error, "" for none
+		wantRequests int      // the requests listed
+	}{
+		{"cut in its thinking", "thinkcut", []string{"--think", "strip"}, []string{"--think", "strip"}, "reply cut in its thinking", 2},
+		{"kept empty note served as its error", "empty", []string{"--empty-reply", "keep"}, nil, "empty reply", 2},
+		{"kept empty note kept", "empty", []string{"--empty-reply", "keep"}, []string{"--empty-reply", "keep"}, "", 3},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			rec := longMemEvalRecord("longmemeval:q1", "")
+			rec.Context[6].Text += " ID11 FAULTS=" + tt.fault2
+			rec.Context[7].Text += " ID12 FAULTS=400" // the third note's call fails once: not stored
+			in := jsonl(t, rec)
+			srv := faultServer(t)
+			args := []string{"--provider", "openai", "--model", "gpt-4o-mini", "--base-url", srv.URL, "--cache", filepath.Join(t.TempDir(), "c.sqlite"),
+				"--reading", "con-separate", "--history-sessions", "3"}
+			run(t, context.Background(), in, append(append(args, "--api-key-file", keyFile(t)), tt.first...)...)
+			lines, stderr, code := dryRunLines(t, in, append(args, tt.rest...)...)
+			if wantCode := map[bool]int{false: 0, true: 3}[tt.wantErr != ""]; code != wantCode || len(lines) != 1 {
+				t.Fatalf("dry run: exit %d, %d lines, want exit %d; stderr %s", code, len(lines), wantCode, stderr)
+			}
+			d := lines[0]
+			if len(d.Requests) != tt.wantRequests || !d.Requests[0].Cached || !d.Requests[1].Cached {
+				t.Fatalf("dry run: %d requests, want %d, the first two cached; stderr %s", len(d.Requests), tt.wantRequests, stderr)
+			}
+			if e := d.Requests[1].Error; (e == "") != (tt.wantErr == "") || !strings.Contains(e, tt.wantErr) {
+				t.Errorf("dry run: the second note's error %q, want %q", e, tt.wantErr)
+			}
+			if (d.Then == "") != (tt.wantErr != "") {
+				t.Errorf("dry run: then %q, want the reading call named only when no note fails", d.Then)
+			}
+			priced := 0
+			for _, c := range d.Requests {
+				if !c.Cached {
+					priced++
+				}
+			}
+			if d.Then != "" {
+				priced++ // the reading call, named
+			}
+			srv.calls.Store(0)
+			out, rerr, _ := run(t, context.Background(), in, append(append(args, "--api-key-file", keyFile(t)), tt.rest...)...)
+			if calls := srv.calls.Load(); calls != int64(priced) {
+				t.Errorf("the rerun made %d calls, the dry run priced or named %d; stderr %s", calls, priced, stderr)
+			}
+			if len(out) != 1 || (out[0].Prediction.Error != "") != (tt.wantErr != "") {
+				t.Errorf("rerun: %+v, want an error %v; stderr %s", out, tt.wantErr != "", rerr)
+			}
+		})
+	}
+}

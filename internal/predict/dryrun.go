@@ -227,7 +227,11 @@ func (a *app) dryPlain(rec *record.Record) dryPrediction {
 		}
 		if len(asks) > 0 {
 			for _, ask := range asks {
-				d.Requests = append(d.Requests, a.dryRequest("notes", a.chat(ask.Prompt, prompt.LongMemEvalNoteLength)))
+				c := a.dryRequest("notes", a.chat(ask.Prompt, prompt.LongMemEvalNoteLength))
+				d.Requests = append(d.Requests, c)
+				if c.Error != "" { // the reply --cache serves fails the record: the run asks nothing after it (takeNotes)
+					return d
+				}
 			}
 			d.Then = "the reading call over the notes (its prompt holds the replies)"
 			return d
