@@ -14,6 +14,7 @@ import (
 
 	"github.com/qapipe/qapipe/internal/cache"
 	"github.com/qapipe/qapipe/internal/cache/cachetest"
+	"github.com/qapipe/qapipe/internal/command"
 	"github.com/qapipe/qapipe/pkg/record"
 )
 
@@ -329,6 +330,65 @@ func TestDryRunCachedNoteFails(t *testing.T) {
 			}
 			if len(out) != 1 || (out[0].Prediction.Error != "") != (tt.wantErr != "") {
 				t.Errorf("rerun: %+v, want an error %v; stderr %s", out, tt.wantErr != "", rerr)
+			}
+		})
+	}
+}
+
+// TestDryRunCachedNotesReading: under con-separate a record whose notes the cache holds, each
+// passing, has the reading call's prompt made of their replies, as the run makes it: the dry run
+// shows that call, marked cached when the cache holds its reply too (exit 3 when that reply fails
+// the record, cut in its thinking under --think strip, as the run exits), and prices it when not
+// (the rerun of a run stopped before it); a rerun then makes exactly the calls the dry run priced.
+func TestDryRunCachedNotesReading(t *testing.T) {
+	tests := []struct {
+		name    string
+		faults  string // the question's: the three notes' calls, then the reading call's
+		think   string
+		cached  bool   // the reading call's reply is in the cache
+		wantErr string // the reading call's request error, "" for none
+	}{
+		{"reading cut in its thinking", "ok,ok,ok,thinkcut", "strip", true, "reply cut in its thinking"},
+		{"reading answered", "ok", "keep", true, ""},
+		{"reading failed, not stored", "ok,ok,ok,400", "keep", false, ""},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			rec := longMemEvalRecord("longmemeval:q1", "")
+			rec.Question = "ID20 FAULTS=" + tt.faults + " Where do I work?"
+			in := jsonl(t, rec)
+			srv := faultServer(t)
+			args := []string{"--provider", "openai", "--model", "gpt-4o-mini", "--base-url", srv.URL, "--cache", filepath.Join(t.TempDir(), "c.sqlite"),
+				"--reading", "con-separate", "--history-sessions", "3", "--think", tt.think}
+			run(t, context.Background(), in, append(args, "--api-key-file", keyFile(t))...)
+			if n := srv.calls.Load(); n != 4 {
+				t.Fatalf("first run: %d calls, want 4", n)
+			}
+			lines, stderr, code := dryRunLines(t, in, args...)
+			if wantCode := map[bool]int{false: 0, true: 3}[tt.wantErr != ""]; code != wantCode || len(lines) != 1 {
+				t.Fatalf("dry run: exit %d, %d lines, want exit %d; stderr %s", code, len(lines), wantCode, stderr)
+			}
+			d := lines[0]
+			if len(d.Requests) != 4 || d.Then != "" {
+				t.Fatalf("dry run: %d requests, then %q; want the three notes and the reading call; stderr %s", len(d.Requests), d.Then, stderr)
+			}
+			c := d.Requests[3]
+			if c.Stage != "answer" || c.MaxTokens != 800 || c.Cached != tt.cached || (c.Error == "") != (tt.wantErr == "") || !strings.Contains(c.Error, tt.wantErr) {
+				t.Errorf("dry run: the reading call %s, max_tokens %d, cached %v, error %q; want answer, 800, %v, %q", c.Stage, c.MaxTokens, c.Cached, c.Error, tt.cached, tt.wantErr)
+			}
+			priced := 0
+			for _, c := range d.Requests {
+				if !c.Cached {
+					priced++
+				}
+			}
+			srv.calls.Store(0)
+			out, rerr, err := run(t, context.Background(), in, append(args, "--api-key-file", keyFile(t))...)
+			if calls := srv.calls.Load(); calls != int64(priced) {
+				t.Errorf("the rerun made %d calls, the dry run priced %d; stderr %s", calls, priced, stderr)
+			}
+			if command.ExitCode(err) != code || len(out) != 1 || out[0].Prediction.PromptSHA256 != c.PromptSHA256 {
+				t.Errorf("rerun: exit %d, %+v; want exit %d, the prompt the dry run shows; stderr %s", command.ExitCode(err), out, code, rerr)
 			}
 		})
 	}

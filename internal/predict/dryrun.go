@@ -16,6 +16,7 @@ import (
 	"github.com/qapipe/qapipe/internal/model"
 	"github.com/qapipe/qapipe/internal/prompt"
 	"github.com/qapipe/qapipe/pkg/record"
+	"github.com/qapipe/qapipe/pkg/textnorm"
 )
 
 // --dry-run: what predicting each record would send, with no call.
@@ -45,7 +46,8 @@ type dryCall struct {
 	// keep run stored, which a run without keep serves as its error (and takes out), or, under
 	// --think strip, one cut in its thinking or with nothing after it (servedClient).
 	Error string `json:"error,omitempty"`
-	// reply is the text of the reply the run is served from --cache, where it gives no Error.
+	// reply is the text of the reply the run is served from --cache, where it gives no Error: a
+	// LoCoMo batch's answers, or a LongMemEval note, which the reading call's prompt holds.
 	reply string
 }
 
@@ -226,14 +228,33 @@ func (a *app) dryPlain(rec *record.Record) dryPrediction {
 			return d
 		}
 		if len(asks) > 0 {
-			for _, ask := range asks {
+			notes := make([]string, len(asks)) // the replies --cache serves, while it serves each
+			for i, ask := range asks {
 				c := a.dryRequest("notes", a.chat(ask.Prompt, prompt.LongMemEvalNoteLength))
 				d.Requests = append(d.Requests, c)
 				if c.Error != "" { // the reply --cache serves fails the record: the run asks nothing after it (takeNotes)
 					return d
 				}
+				if notes != nil && c.Cached {
+					notes[i] = textnorm.Strip(c.reply) // as takeNotes keeps it
+				} else {
+					notes = nil
+				}
 			}
-			d.Then = "the reading call over the notes (its prompt holds the replies)"
+			if notes == nil {
+				d.Then = "the reading call over the notes (its prompt holds the replies)"
+				return d
+			}
+			// Every note from the cache: the reading call's prompt is the one the run makes of them.
+			text, cut, err := prompt.LongMemEvalNotesPrompt(rec, asks, notes, a.prompts.history)
+			if err != nil {
+				d.Error = fmt.Sprintf("prompt: %v", err)
+				return d
+			}
+			if cut {
+				a.prompts.cut.Add(1)
+			}
+			d.Requests = append(d.Requests, a.dryRequest("answer", a.request(rec, text)))
 			return d
 		}
 		// No block to take notes on: the run asks none and sends the reading call at once
