@@ -221,6 +221,7 @@ func (a *app) dryPlain(rec *record.Record) dryPrediction {
 		return d
 	}
 	if a.prompts.takesNotes(rec) {
+		a.prompts.readerNotice() // as takeNotes warns
 		a.prompts.textNotice(rec)
 		asks, err := prompt.LongMemEvalNotePrompts(rec, a.prompts.history)
 		if err != nil {

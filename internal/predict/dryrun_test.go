@@ -340,3 +340,23 @@ func TestDryRunSequenceBlankQuestion(t *testing.T) {
 		})
 	}
 }
+
+// TestDryRunHistoryWarning: an open model of LongMemEval's table, whose history its script cuts
+// with a tokenizer qapipe does not have, is warned of by a dry run as by the run, once, under
+// every reading (con-separate's notes too).
+func TestDryRunHistoryWarning(t *testing.T) {
+	const want = "warning: LongMemEval cuts meta-llama/Meta-Llama-3.1-8B-Instruct's history to 126200 tokens of its Hugging Face tokenizer"
+	in := jsonl(t, longMemEvalRecord("longmemeval:q1", ""), longMemEvalRecord("longmemeval:q2", ""))
+	for _, reading := range []string{"direct", "con", "con-separate"} {
+		args := []string{"--provider", "openai", "--model", "meta-llama/Meta-Llama-3.1-8B-Instruct", "--reading", reading, "--history-sessions", "2"}
+		srv, _ := recordingServer(t)
+		_, stderr, err := run(t, context.Background(), in, append(args, "--base-url", srv.URL, "--api-key-file", keyFile(t))...)
+		if err != nil || strings.Count(stderr, want) != 1 {
+			t.Fatalf("%s: run: %v, want the warning once:\n%s", reading, err, stderr)
+		}
+		_, stderr, code := dryRunLines(t, in, args...)
+		if code != 0 || strings.Count(stderr, want) != 1 {
+			t.Errorf("%s: dry run exit %d, want the run's warning once:\n%s", reading, code, stderr)
+		}
+	}
+}
