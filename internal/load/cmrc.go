@@ -41,7 +41,7 @@ type cmrcParagraph struct {
 type cmrcQuery struct {
 	QueryID   jsonRaw   `json:"query_id"`
 	QueryText *string   `json:"query_text"`
-	Answers   []jsonRaw `json:"answers"`
+	Answers   []jsonRaw `json:"answers"` // nil: absent or null, where the script stops
 }
 
 // cmrcQueryKeys are the members of a query of the first layout that its format reads.
@@ -53,7 +53,9 @@ var cmrcQueryKeys = jsonKeys(cmrcQuery{})
 // layout ([{context_id, context_text, title, qas: [{query_id, query_text, answers: [text, …]}]}],
 // as in its trial file): one record per query, id cmrc2018:<query_id>, the context_text as the
 // one passage titled with the title, and the context_id in meta. Its dev file's answers include
-// numbers (20.0), which the evaluation script reads with str(): answerText reads them so.
+// numbers (20.0), which the evaluation script reads with str(): answerText reads them so. A query
+// whose answers are null or absent is a bad item, as the script stops on it ([] loads as no
+// answer), and an article bad as a whole is named by its context_id, cmrc2018:<context_id>.
 //
 // An element of the array that has "paragraphs" is a SQuAD-layout article, read as SQuAD reads
 // one (a file that is a SQuAD file's "data" list alone): the evaluation script (v6, baseline/)
@@ -72,14 +74,16 @@ func CMRC2018(in Input, opt Options, emit Emit) error {
 	}
 	return eachItem(in, opt, emit, itemID(""), func(raw jsonRaw, line int, emit Emit) error {
 		var art cmrcArticle
-		if err := decodeItem(in, line, "", raw, &art); err != nil {
+		// an article is named by its context_id, as a LoCoMo conversation is by its sample_id
+		artID := itemID("cmrc2018:", "context_id")(raw)
+		if err := decodeItem(in, line, artID, raw, &art); err != nil {
 			return emit(nil, 0, withItems(err, art.questions(), "question", "questions"))
 		}
 		if art.Paragraphs != nil {
 			return cmrcSQuADArticle(in, emit, raw, line, &art)
 		}
 		if art.QAs == nil { // absent or null: the script's para['qas'] fails
-			return emit(nil, 0, badf(in, line, "", "%v", missingField("qas")))
+			return emit(nil, 0, badf(in, line, artID, "%v", noValue(raw, "qas", "a list")))
 		}
 		ctx := []record.Passage{{Title: art.Title, Text: art.ContextText}}
 		lines, own := itemStarts(raw, line, art.QAs)
@@ -117,7 +121,7 @@ func cmrcSQuADArticle(in Input, emit Emit, raw jsonRaw, line int, art *cmrcArtic
 			continue
 		}
 		if par.QAs == nil { // absent or null: the script's para['qas'] fails, as for an element
-			bad := badf(in, parLines[i], "", "%v", missingField("qas"))
+			bad := badf(in, parLines[i], "", "%v", noValue(praw, "qas", "a list"))
 			if err := emit(nil, 0, at(bad, fmt.Sprintf("paragraphs[%d]", i))); err != nil {
 				return err
 			}
@@ -154,6 +158,12 @@ func cmrcRecord(in Input, line int, raw jsonRaw, ctx []record.Passage) (*record.
 	rec := newRecord(id, "cmrc2018", "zh")
 	rec.Question = *q.QueryText
 	rec.Context = ctx
+	if q.Answers == nil {
+		// the script reads qas['answers'] and takes max() of a score for each: absent, it stops on
+		// a KeyError, null on a TypeError; loaded without answers, qa-score would leave the question
+		// unscored without a word. [] is a list of no answer, loaded as such.
+		return nil, badf(in, line, id, "%v", noValue(raw, "answers", "a list"))
+	}
 	rec.Answers = make([]string, 0, len(q.Answers))
 	for i, a := range q.Answers {
 		text, err := answerText(fmt.Sprintf("answers[%d]", i), a)

@@ -102,7 +102,7 @@ func addEvaLearnProblem(problems Input, raw jsonRaw, line int, emit Emit, byID m
 	if err != nil {
 		return emit(nil, 0, badf(problems, line, "", "%v", err))
 	}
-	err = evaLearnQuestion(p.Prompt)
+	err = evaLearnQuestion(raw, p.Prompt)
 	if p.Type == "" || strings.ContainsRune(p.Type, utf8.RuneError) {
 		var t struct {
 			Type jsonRaw `json:"type"`
@@ -149,7 +149,7 @@ func emitEvaLearnSequence(sequences Input, raw jsonRaw, line int, emit Emit, byI
 	seq := evaLearnKey(s.SequenceID)
 	switch {
 	case s.QuestionIDs == nil: // absent or null (a misspelt key): upstream stops on a KeyError
-		return emit(nil, 0, badf(sequences, line, "evalearn:"+seq, "%v", missingField("question_ids")))
+		return emit(nil, 0, badf(sequences, line, "evalearn:"+seq, "%v", noValue(raw, "question_ids", "a list of problem ids")))
 	case len(s.QuestionIDs) == 0:
 		return emit(nil, 0, badf(sequences, line, "evalearn:"+seq, "question_ids: want a list of problem ids, got an empty list"))
 	}
@@ -246,11 +246,11 @@ func evaLearnKey(raw jsonRaw) string {
 	return key
 }
 
-// evaLearnQuestion returns the error of a problem's prompt that ends with no question: none, an
-// empty list, or a last element that is empty or only blanks.
-func evaLearnQuestion(prompt []string) error {
+// evaLearnQuestion returns the error of a problem's prompt that ends with no question: none (absent
+// or null, in raw, the problem), an empty list, or a last element that is empty or only blanks.
+func evaLearnQuestion(raw jsonRaw, prompt []string) error {
 	if prompt == nil {
-		return missingField("prompt")
+		return noValue(raw, "prompt", "a list that ends with the question")
 	}
 	if len(prompt) == 0 {
 		return errors.New("prompt: want a list that ends with the question, got an empty list")

@@ -132,7 +132,9 @@ func hotpotContextError(raw jsonRaw) error {
 // becomes a passage whose sentences are kept (supporting facts index them) and whose text is the
 // sentences concatenated as they are: HotpotQA sentences carry their own leading spaces, so this
 // restores the original paragraph. supporting_facts and level go to meta. An item without an
-// answer (the test files withhold it) has no answers; a null answer is a bad item, never the
+// answer (the test files withhold it) has no answers, when it has no supporting_facts, type or
+// level either, as the test files' items have not: one that has any of them (its answer misspelt,
+// say) is a bad item, as hotpot_evaluate_v1.py stops on it; a null answer is a bad item, never the
 // empty answer "" that marks a question unanswerable; a number answer is str() of it (answerText).
 // An item of the Hugging Face hotpot_qa dataset's export reads as the official item it holds
 // (hfHotpot).
@@ -171,7 +173,17 @@ func hotpotRecord(in Input, line int, raw jsonRaw, it *hotpotItem) (*record.Reco
 	rec.Type = it.Type
 	rec.Question = *it.Question
 	rec.Answers = []string{}
-	if len(it.Answer) > 0 {
+	if len(it.Answer) == 0 {
+		// hotpot_evaluate_v1.py stops on dp['answer'] with a KeyError: only a test file's item, which
+		// has none of these either, goes without an answer (a misspelt "answers", say)
+		if obj, _, ok := members(raw); ok {
+			for _, k := range []string{"supporting_facts", "type", "level"} {
+				if _, has := obj[k]; has {
+					return nil, badf(in, line, id, "%v (only a test file's items go without it, and they have no %q either)", missingField("answer"), k)
+				}
+			}
+		}
+	} else {
 		// null is no answer: "" would make the question unanswerable
 		a, err := answerText("answer", it.Answer)
 		if err != nil {
@@ -304,8 +316,17 @@ func hfHotpot(raw jsonRaw) (out jsonRaw, ok bool, err error) {
 		return nil, false, nil
 	}
 	official := slices.ContainsFunc(ms, func(m record.Member) bool { return m.Key == "_id" })
+	// a test item: its answer null, and type, level and supporting_facts (where it has them) the
+	// script's fill too; an item with a null answer and a type or facts is no test item, but a bad
+	// one, its answer null, rather than one the official files would have without an answer
 	test := slices.ContainsFunc(ms, func(m record.Member) bool {
 		return m.Key == "answer" && isNull(raw[m.ValueStart:m.End])
+	}) && !slices.ContainsFunc(ms, func(m record.Member) bool {
+		switch m.Key {
+		case "type", "level", "supporting_facts":
+			return !hfTestFill(m.Key, raw[m.ValueStart:m.End])
+		}
+		return false
 	})
 	var b bytes.Buffer
 	b.WriteByte('{')

@@ -181,9 +181,14 @@ func noID(raw jsonRaw, key string) error {
 // noQuestion returns the error of a benchmark item, raw, whose question, its member key, is
 // absent or null (a *string left nil): one that is there but null is named so, as a null answer
 // is, rather than missing.
-func noQuestion(raw jsonRaw, key string) error {
+func noQuestion(raw jsonRaw, key string) error { return noValue(raw, key, "a string") }
+
+// noValue returns the error of a benchmark item, raw, whose member key, which it needs, is absent
+// or null (a nil list or pointer): `qas: want a list, got null` when it is there but null, which
+// sends no one to look for a member that is there, else missingField.
+func noValue(raw jsonRaw, key, want string) error {
 	if obj, _, ok := members(raw); ok && obj[key] != nil {
-		return fmt.Errorf("%s: want a string, got null", key)
+		return fmt.Errorf("%s: want %s, got null", key, want)
 	}
 	return missingField(key)
 }

@@ -441,7 +441,11 @@ func TestEvaLearnLostItems(t *testing.T) {
 		{"misspelt question_ids", good, `{"sequence_id": 4, "type": "T", "questions_ids": [1]}`, 0,
 			[]string{`s:2 (id "evalearn:4"): missing field "question_ids"`}},
 		{"null question_ids", good, `{"sequence_id": 4, "type": "T", "question_ids": null}`, 0,
-			[]string{`s:2 (id "evalearn:4"): missing field "question_ids"`}},
+			[]string{`s:2 (id "evalearn:4"): question_ids: want a list of problem ids, got null`}},
+		{"no prompt", good + ",\n" + `{"id": 2, "type": "T", "rubric": "R"}`, `{"sequence_id": 4, "type": "T", "question_ids": [2]}`, 0,
+			[]string{`p:3 (id "evalearn:4:1"): problem 2: missing field "prompt"`}},
+		{"null prompt", good + ",\n" + `{"id": 2, "type": "T", "prompt": null, "rubric": "R"}`, `{"sequence_id": 4, "type": "T", "question_ids": [2]}`, 0,
+			[]string{`p:3 (id "evalearn:4:1"): problem 2: prompt: want a list that ends with the question, got null`}},
 		{"empty question_ids", good, `{"sequence_id": 4, "type": "T", "question_ids": []}`, 0,
 			[]string{`s:2 (id "evalearn:4"): question_ids: want a list of problem ids, got an empty list`}},
 		{"problem prompt holds a number", good + ",\n" + `{"id": 2, "type": "T", "prompt": ["Q?", 5], "rubric": "R"}`,
@@ -591,7 +595,7 @@ func TestWholeItemFaults(t *testing.T) {
 		{"locomo sample_id", LoCoMo, `[{"sample_id": 5, "conversation": {}, "qa": ` + qa + `}]`, nil,
 			[]string{`l.json:1 (id "locomo:5"): [0]: sample_id: want a string, got a number (2 QA items skipped with it)`}},
 		{"locomo no qa", LoCoMo, `[{"sample_id": "c", "conversation": {"session_1": []}, "qas": ` + qa + `},` + "\n" + `{"sample_id": "d", "qa": null}]`, nil,
-			[]string{`l.json:1 (id "locomo:c"): [0]: missing field "qa"`, `l.json:2 (id "locomo:d"): missing field "qa"`}},
+			[]string{`l.json:1 (id "locomo:c"): [0]: missing field "qa"`, `l.json:2 (id "locomo:d"): qa: want a list, got null`}},
 		{"locomo empty qa", LoCoMo, `[{"sample_id": "c", "conversation": {}, "qa": []}]`, nil, nil},
 		// an article of no paragraph holds no question, as for the script: nothing, and no bad item
 		{"cmrc empty paragraphs", CMRC2018, `[{"title": "t", "paragraphs": []},` + "\n" +
@@ -599,7 +603,16 @@ func TestWholeItemFaults(t *testing.T) {
 			[]string{"cmrc2018:q2"}, nil},
 		{"cmrc context_text", CMRC2018, `[{"context_id": "T", "context_text": 5, "title": "t", "qas": [{"query_id": "q1", "query_text": "问?", "answers": ["a"]}]},` +
 			"\n" + `{"context_id": "U", "context_text": "c", "title": "t", "qas": [{"query_id": "q2", "query_text": "问?", "answers": ["a"]}]}]`,
-			[]string{"cmrc2018:q2"}, []string{`l.json:1: [0]: context_text: want a string, got a number (1 question skipped with it)`}},
+			[]string{"cmrc2018:q2"}, []string{`l.json:1 (id "cmrc2018:T"): [0]: context_text: want a string, got a number (1 question skipped with it)`}},
+		// an article is named by its context_id, as a conversation by its sample_id
+		{"cmrc no qas", CMRC2018, `[{"context_id": "T", "context_text": "c", "title": "t", "QA": []},` + "\n" +
+			`{"context_id": "U", "context_text": "c", "title": "t", "qas": null},` + "\n" + `{"context_text": "c", "title": "t"}]`, nil,
+			[]string{`l.json:1 (id "cmrc2018:T"): [0]: missing field "qas"`, `l.json:2 (id "cmrc2018:U"): qas: want a list, got null`,
+				`l.json:3: missing field "qas"`}},
+		{"cmrc no qas, one line", CMRC2018, `[{"context_id": "T", "qas": [{"query_id": "q1", "query_text": "问?", "answers": ["a"]}]}, {"context_id": "U"}]`,
+			[]string{"cmrc2018:q1"}, []string{`l.json:1 (id "cmrc2018:U"): [1]: missing field "qas"`}},
+		{"cmrc paragraph qas null", CMRC2018, `[{"title": "t", "paragraphs": [{"context": "c", "qas": null}, {"context": "c"}]}]`,
+			nil, []string{`l.json:1: [0].paragraphs[0]: qas: want a list, got null`, `l.json:1: [0].paragraphs[1]: missing field "qas"`}},
 		{"cmrc article title", CMRC2018, `[{"title": 7, "paragraphs": [{"context": "c", "qas": [{"id": "x", "question": "问", "answers": []}, {"id": "y", "question": "问", "answers": []}]}, {"qas": [{}]}]}]`,
 			nil, []string{`l.json:1: [0]: title: want a string, got a number (3 questions skipped with it)`}},
 	} {
@@ -1209,6 +1222,63 @@ func TestFieldFaultWording(t *testing.T) {
 	}
 }
 
+// TestNoAnswerField: an item without its answer that cannot be a test file's item, whose answer is
+// withheld, is a bad item, as is one whose answers are null, where the benchmark's script stops
+// on it (a KeyError, a TypeError): loaded without answers, qa-score would leave it unscored
+// without a word. A HotpotQA item is a test file's only when it has none of the members the test
+// files withhold with the answer (supporting_facts, type, level); the Hugging Face export's test
+// items, whose script fills those in with None and no facts, are test items only when it has
+// filled every one of them so.
+func TestNoAnswerField(t *testing.T) {
+	cmrc := func(q string) string {
+		return `[{"context_id":"C","context_text":"c","title":"T","qas":[{"query_id":"Q0","query_text":"q","answers":["a"]},` + q + `]}]`
+	}
+	const ctx = `{"title":["T"],"sentences":[["s0."]]}`
+	hint := func(key string) string {
+		return ` (only a test file's items go without it, and they have no "` + key + `" either)`
+	}
+	for _, tc := range []struct {
+		name string
+		load Loader
+		in   string
+		ids  []string
+		bads []string
+	}{
+		{"hotpotqa misspelt answer", HotpotQA, `{"_id":"a","question":"q","answers":"x","supporting_facts":[["T",0]],"type":"bridge","level":"easy","context":[]}`,
+			nil, []string{`i.json:1 (id "hotpotqa:a"): missing field "answer"` + hint("supporting_facts")}},
+		{"hotpotqa facts alone", HotpotQA, `{"_id":"a","question":"q","supporting_facts":[]}`,
+			nil, []string{`i.json:1 (id "hotpotqa:a"): missing field "answer"` + hint("supporting_facts")}},
+		{"hotpotqa facts null", HotpotQA, `{"_id":"a","question":"q","supporting_facts":null}`,
+			nil, []string{`i.json:1 (id "hotpotqa:a"): missing field "answer"` + hint("supporting_facts")}},
+		{"hotpotqa type alone", HotpotQA, `{"_id":"a","question":"q","type":"comparison"}`,
+			nil, []string{`i.json:1 (id "hotpotqa:a"): missing field "answer"` + hint("type")}},
+		{"hotpotqa level alone", HotpotQA, `{"_id":"a","question":"q","level":"hard"}`,
+			nil, []string{`i.json:1 (id "hotpotqa:a"): missing field "answer"` + hint("level")}},
+		{"hotpotqa array item", HotpotQA, `[{"_id":"a","question":"q","answer":"x","supporting_facts":[]},{"_id":"b","question":"q","supporting_facts":[]}]`,
+			[]string{"hotpotqa:a"}, []string{`i.json:1 (id "hotpotqa:b"): [1]: missing field "answer"` + hint("supporting_facts")}},
+		{"hotpotqa test item", HotpotQA, `{"_id":"a","question":"q","context":[["T",["s."]]]}`, []string{"hotpotqa:a"}, nil},
+		{"hotpotqa hf test item", HotpotQA, `{"id":"a","question":"q","answer":null,"type":null,"level":null,"supporting_facts":{"title":[],"sent_id":[]},"context":` + ctx + `}`,
+			[]string{"hotpotqa:a"}, nil},
+		{"hotpotqa hf null answer, facts", HotpotQA, `{"id":"a","question":"q","answer":null,"type":"bridge","level":"easy","supporting_facts":{"title":["T"],"sent_id":[0]},"context":` + ctx + `}`,
+			nil, []string{`i.json:1 (id "hotpotqa:a"): answer: want a string or a number, got null`}},
+		{"hotpotqa hf null answer, type", HotpotQA, `{"id":"a","question":"q","answer":null,"type":"bridge","level":null,"supporting_facts":{"title":[],"sent_id":[]},"context":` + ctx + `}`,
+			nil, []string{`i.json:1 (id "hotpotqa:a"): answer: want a string or a number, got null`}},
+		{"cmrc answers null", CMRC2018, cmrc(`{"query_id":"Q1","query_text":"q","answers":null}`),
+			[]string{"cmrc2018:Q0"}, []string{`i.json:1 (id "cmrc2018:Q1"): [0].qas[1]: answers: want a list, got null`}},
+		{"cmrc answers missing", CMRC2018, cmrc(`{"query_id":"Q1","query_text":"q","answer":["a"]}`),
+			[]string{"cmrc2018:Q0"}, []string{`i.json:1 (id "cmrc2018:Q1"): [0].qas[1]: missing field "answers"`}},
+		{"cmrc answers null, own line", CMRC2018, "[{\"context_id\":\"C\",\"context_text\":\"c\",\"title\":\"T\",\"qas\":[\n" +
+			`{"query_id":"Q1","query_text":"q","answers":null}]}]`, nil, []string{`i.json:2 (id "cmrc2018:Q1"): answers: want a list, got null`}},
+		// [] is a list of no answer, which loads as such (SQuAD's v1.1 questions likewise)
+		{"cmrc answers empty", CMRC2018, cmrc(`{"query_id":"Q1","query_text":"q","answers":[]}`), []string{"cmrc2018:Q0", "cmrc2018:Q1"}, nil},
+	} {
+		ids, bads, err := loadString(t, tc.load, "i.json", tc.in, Options{})
+		if err != nil || !slices.Equal(ids, tc.ids) || !slices.Equal(bads, tc.bads) {
+			t.Errorf("%s: records %q, bad items %q, %v; want %q, %q", tc.name, ids, bads, err, tc.ids, tc.bads)
+		}
+	}
+}
+
 // TestEmptyQuestion: an item of a benchmark's file whose question is empty or only blanks loads
 // with its question as it is, as the benchmark's script scores it (qa-load's warning counts such
 // records, blankQuestion); an EvaLearn problem whose prompt ends with one is a bad item, named by
@@ -1267,7 +1337,7 @@ func TestEmptyQuestion(t *testing.T) {
 		{"blank", `[" "]`, `p.json:2 (id "evalearn:7:1"): problem 2: field "prompt[0]" is empty`},
 		{"python blank", `["Solve A.", "\u001c\u001f "]`, `p.json:2 (id "evalearn:7:1"): problem 2: field "prompt[1]" is empty`},
 		{"no turns", `[]`, `p.json:2 (id "evalearn:7:1"): problem 2: prompt: want a list that ends with the question, got an empty list`},
-		{"null", `null`, `p.json:2 (id "evalearn:7:1"): problem 2: missing field "prompt"`},
+		{"null", `null`, `p.json:2 (id "evalearn:7:1"): problem 2: prompt: want a list that ends with the question, got null`},
 	} {
 		problems := `[{"id":1,"prompt":["Solve B."]},` + "\n" + `{"id":2,"prompt":` + tc.prompt + `}]`
 		sequences := `[{"sequence_id":7,"question_ids":[2,1,2]}]`

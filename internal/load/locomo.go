@@ -57,7 +57,7 @@ func LoCoMo(in Input, opt Options, emit Emit) error {
 		case conv.SampleID == "":
 			err = badf(in, line, "", "%v", noID(raw, "sample_id"))
 		case conv.QA == nil: // absent or null (a misspelt key): upstream's loop over qa stops
-			err = badf(in, line, "locomo:"+conv.SampleID, "%v", missingField("qa"))
+			err = badf(in, line, "locomo:"+conv.SampleID, "%v", noValue(raw, "qa", "a list"))
 		}
 		if err != nil {
 			return emit(nil, 0, withItems(err, len(conv.QA), "QA item", "QA items"))

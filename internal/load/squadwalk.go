@@ -27,7 +27,7 @@ type squadWalker struct {
 // no list under "paragraphs" or "qas", is a bad item in art.qas, named by its path. A key given
 // twice counts as its last value, as Python's json module (and so the official scripts) reads it.
 func (w *squadWalker) article(art *squadArticle) error {
-	pars := false
+	pars := absent
 	line, null, err := w.object(func(key string) error {
 		switch key {
 		case "title":
@@ -35,7 +35,7 @@ func (w *squadWalker) article(art *squadArticle) error {
 		case "paragraphs":
 			art.contexts, art.qas = art.contexts[:0], art.qas[:0] // the last "paragraphs" counts
 			read, err := w.array(func() error { return w.paragraph(art) })
-			pars = read
+			pars = listRead(read)
 			return err
 		}
 		return w.skip()
@@ -50,7 +50,7 @@ func (w *squadWalker) article(art *squadArticle) error {
 func (w *squadWalker) paragraph(art *squadArticle) error {
 	par, start := len(art.contexts), len(art.qas)
 	art.contexts = append(art.contexts, "")
-	qas := false
+	qas := absent
 	line, null, err := w.object(func(key string) error {
 		switch key {
 		case "context":
@@ -66,7 +66,7 @@ func (w *squadWalker) paragraph(art *squadArticle) error {
 				art.qas = append(art.qas, squadItem{raw: raw, line: line, par: par, path: w.where()})
 				return nil
 			})
-			qas = read
+			qas = listRead(read)
 			return err
 		}
 		return w.skip()
@@ -77,14 +77,35 @@ func (w *squadWalker) paragraph(art *squadArticle) error {
 	return err
 }
 
+// listState is what an object held under the key of a list it needs: none, null, or a list.
+type listState int
+
+const (
+	absent listState = iota
+	nullList
+	list
+)
+
+// listRead is the listState of a key whose value array read (true: a list; false: null, a value
+// of another kind being an error).
+func listRead(read bool) listState {
+	if read {
+		return list
+	}
+	return nullList
+}
+
 // missing adds to art the bad item of the object just read at line, the value at the walker's
-// path, when it was null or had no list under key (read false).
-func (w *squadWalker) missing(art *squadArticle, line int, null, read bool, key string) {
+// path, when it was null or had no list under key: `qas: want a list, got null` where the key
+// holds null, as the other layouts name a null value, rather than missing.
+func (w *squadWalker) missing(art *squadArticle, line int, null bool, state listState, key string) {
 	switch {
 	case null:
 		art.qas = append(art.qas, squadItem{line: line, bad: fmt.Errorf("%s: want an object, got null", w.where())})
-	case !read:
+	case state == absent:
 		art.qas = append(art.qas, squadItem{line: line, bad: missingField(w.where() + "." + key)})
+	case state == nullList:
+		art.qas = append(art.qas, squadItem{line: line, bad: fmt.Errorf("%s: %s: want a list, got null", w.where(), key)})
 	}
 }
 
