@@ -238,19 +238,71 @@ func (cfg *config) dryCall(ctx context.Context, p Plan, sample int, t *dryTally,
 // record; an unparsable one is asked again, as the next sample, read from the cache where it holds
 // it, sent where it does not, and past the re-asks read from the cache alone.
 func (cfg *config) dryLook(ctx context.Context, p Plan, sample int) (sent model.Request, cached bool, failed string) {
-	dc := &dryClient{look: cfg.look}
-	var client model.Client = dc
-	if cfg.strip {
-		client = model.Thinking{Next: dc}
-	}
 	jg := &record.Judgment{Attempts: sample}
-	if err := cfg.judge.asks(ctx, client, p, jg, &callReplies{allCached: true}); err != nil {
-		return cfg.judge.request(p, sample), false, "" // interrupted: counted as sent
-	}
-	if dc.sent != nil {
-		return *dc.sent, false, ""
+	if sent, ok := cfg.judge.dryAsks(ctx, cfg.look, cfg.strip, p, jg); !ok {
+		return sent, false, ""
 	}
 	return model.Request{}, true, jg.Error
+}
+
+// dryAsks asks p's request as call does, from jg.Attempts on, of a client that reads look alone
+// as the run's cache client (KeepEmpty) serves it, the thinking stripped from outside the cache
+// under strip (model.Thinking), and fills jg as call would; it reports whether the cache answered
+// the judgment whole (ok), and else the request of the first call the run would make (sent).
+func (j *Judge) dryAsks(ctx context.Context, look *cache.Look, strip bool, p Plan, jg *record.Judgment) (sent model.Request, ok bool) {
+	first := jg.Attempts
+	dc := &dryClient{look: look}
+	var client model.Client = dc
+	if strip {
+		client = model.Thinking{Next: dc}
+	}
+	r := callReplies{allCached: true}
+	if err := j.asks(ctx, client, p, jg, &r); err != nil {
+		return j.request(p, first), false // interrupted: counted as sent
+	}
+	if dc.sent != nil {
+		return *dc.sent, false
+	}
+	jg.Cached = r.allCached && r.replied
+	return model.Request{}, true
+}
+
+// DryRegrade is what Regrade(ctx, rec, prior) would do, read from look (--cache) alone with no
+// call, for a dry run that shows it: the request its first call sends (req nil when it calls
+// none: a record it cannot judge, or a rule's; jg is then the judgment, nil for a record the plan
+// skips); cached when look holds every reply the run would read, and then jg is the judgment the
+// run writes from them (its verdict, or its error: replies unparsable to the last re-ask, say).
+// Where a call the cache does not hold comes first, jg is the judgment begun, its mode, template
+// and model named, and no verdict nor error yet. strip says the run's client strips the thinking
+// from the replies (--think strip), from outside the cache.
+func (j *Judge) DryRegrade(ctx context.Context, look *cache.Look, strip bool, rec *record.Record, prior *record.Judgment) (req *model.Request, cached bool, jg *record.Judgment) {
+	if msg := unjudgeable(rec); msg != "" {
+		return nil, false, j.unjudged(rec, msg)
+	}
+	p, err := j.Plan(rec)
+	if err != nil {
+		return nil, false, j.unplanned(rec, err.Error())
+	}
+	if p.Skip {
+		return nil, false, nil
+	}
+	jg = &record.Judgment{Mode: p.Mode, PromptSHA256: p.PromptSHA256}
+	if p.Rule != nil {
+		jg.Score, jg.Label, jg.Reasoning = &p.Rule.Score, p.Rule.Label, p.Rule.Reasoning
+		return nil, false, jg
+	}
+	jg.Model = cmp.Or(p.Model, j.Model)
+	jg.Attempts = j.firstSample(p, prior)
+	first := j.request(p, jg.Attempts)
+	if look == nil {
+		return &first, false, jg
+	}
+	begun := *jg
+	sent, ok := j.dryAsks(ctx, look, strip, p, jg)
+	if !ok {
+		return &sent, false, &begun
+	}
+	return &first, true, jg
 }
 
 // dryClient answers a dry run's requests from --cache as the run's cache client (KeepEmpty)

@@ -75,6 +75,9 @@ func (a *app) configure(c *cli.Context) error {
 	}
 	if a.dryRun {
 		a.configureSequenceParams(c)
+		if err := a.configureDryJudge(c); err != nil {
+			return err
+		}
 		// No client or key: nothing is sent. --cache is checked as a run opens it, and read for
 		// the requests it answers, but not written, nor a file left (cache.Check, cache.Look).
 		if f := c.String("cache"); f != "" {

@@ -393,3 +393,140 @@ func TestDryRunCachedNotesReading(t *testing.T) {
 		})
 	}
 }
+
+// TestDryRunCachedJudge: a sequence's position whose student reply the cache serves, and passes,
+// has its judge request made as the run makes it, of that answer: the dry run shows it, marked
+// cached when the cache holds the judge's replies (its error given when they fail the verdict,
+// empty or unparsable to the last re-ask, as the run's judge reads them, and the dry run exiting
+// 3 as the run does), priced at the judge model when not; the positions after it follow as the
+// run goes on (skipped when the verdict is empty, asked on the history an unparsable one stands
+// in), named as waiting only after a call the cache does not hold. A plain rerun of the input then
+// makes exactly the calls the dry run priced or named, and exits as it did.
+func TestDryRunCachedJudge(t *testing.T) {
+	const skipped = "skipped: position 3 has no verdict"
+	tests := []struct {
+		name      string
+		faults    map[int]fault // the first run's; the rerun is answered as recorded
+		wantCode  int
+		judgeErr  map[int]string // the first sequence's position → its judge request's error
+		priced    []int          // the first sequence's positions whose judge request is priced
+		named     []int          // the first sequence's positions named as waiting (a student and a judge call each)
+		lineError map[int]string // the first sequence's position → its line's error
+	}{
+		{"empty verdict", map[int]fault{5: {raw: ""}}, 3, map[int]string{3: "empty"}, nil, nil,
+			map[int]string{4: skipped, 5: skipped, 6: skipped, 7: skipped}},
+		{"unparsable verdict", map[int]fault{13: {raw: "[Grade]: 1 point, no JSON"}}, 3, map[int]string{7: "unparsable"}, nil, nil, nil},
+		{"failed verdict, not stored", map[int]fault{13: {status: 400}}, 0, nil, []int{7}, nil, nil},
+		{"failed verdict mid-sequence", map[int]fault{11: {status: 400}}, 0, nil, []int{6}, []int{7}, nil},
+	}
+	calls := loadTranscript(t)
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			srv := newReplayServer(t, calls)
+			srv.faults = tt.faults
+			args := seqArgs(t, srv.URL, "--cache", filepath.Join(t.TempDir(), "run.sqlite"))
+			if _, stderr, err := seqRun(t, seqInput(t), args...); command.ExitCode(err) != 3 {
+				t.Fatalf("first run: %v, want exit 3\n%s", err, stderr)
+			}
+			before := srv.answeredTotal()
+			srv.faults = map[int]fault{}
+			dry, stderr, code := dryRunLines(t, seqInput(t), args...)
+			if code != tt.wantCode || len(dry) != 14 {
+				t.Fatalf("dry run: exit %d, %d lines, want exit %d, 14; stderr %s", code, len(dry), tt.wantCode, stderr)
+			}
+			priced, judgeTokens := 0, 0
+			for i, d := range dry {
+				pos := i%7 + 1
+				first := i < 7
+				switch {
+				case first && tt.lineError[pos] != "":
+					if d.Error != tt.lineError[pos] || len(d.Requests) != 0 {
+						t.Errorf("%s: %+v, want the error %q", d.ID, d, tt.lineError[pos])
+					}
+					continue
+				case first && slices.Contains(tt.named, pos):
+					if d.Then == "" || len(d.Requests) != 0 {
+						t.Errorf("%s: %+v, want it named as waiting", d.ID, d)
+					}
+					priced += 2
+					continue
+				}
+				if len(d.Requests) != 2 || d.Then != "" || d.Error != "" {
+					t.Fatalf("%s: %d requests, then %q, error %q; want the student's and the judge's; stderr %s", d.ID, len(d.Requests), d.Then, d.Error, stderr)
+				}
+				s, j := d.Requests[0], d.Requests[1]
+				if s.Stage != "student" || !s.Cached || s.Error != "" {
+					t.Errorf("%s: student request %+v, want it cached", d.ID, s)
+				}
+				wantPriced := first && slices.Contains(tt.priced, pos)
+				wantErr := ""
+				if first {
+					wantErr = tt.judgeErr[pos]
+				}
+				if j.Stage != "judge" || j.Model != "fake-judge" || j.Cached == wantPriced || (j.Error == "") != (wantErr == "") || !strings.Contains(j.Error, wantErr) {
+					t.Errorf("%s: judge request %s to %s, cached %v, error %q; want judge to fake-judge, cached %v, error %q", d.ID, j.Stage, j.Model, j.Cached, j.Error, !wantPriced, wantErr)
+				}
+				if want := calls[2*i+1].Request.Messages; !slices.Equal(j.Messages, want) {
+					t.Errorf("%s: judge messages %q, want the run's %q", d.ID, j.Messages, want)
+				}
+				if wantPriced {
+					priced++
+					judgeTokens += j.InputTokens
+				}
+			}
+			if want := fmt.Sprintf("requests to fake-judge, %d answered by the cache; the other %d: %d input tokens", 14-len(tt.lineError)-len(tt.named)-len(tt.priced), len(tt.priced), judgeTokens); !strings.Contains(stderr, want) {
+				t.Errorf("dry run stderr %q, want it to hold %q", stderr, want)
+			}
+			recs, rerr, err := seqRun(t, seqInput(t), args...)
+			srv.check(t)
+			if got := srv.answeredTotal() - before; got != priced {
+				t.Errorf("the rerun made %d calls, the dry run priced or named %d; dry run stderr %s", got, priced, stderr)
+			}
+			if command.ExitCode(err) != code || len(recs) != 14 {
+				t.Fatalf("rerun: exit %d, %d records; want exit %d as the dry run's, 14; stderr %s", command.ExitCode(err), len(recs), code, rerr)
+			}
+			for i, d := range dry {
+				if len(d.Requests) != 2 {
+					continue
+				}
+				p, jg := recs[i].Prediction, recs[i].Judgments["evalearn"]
+				if p.PromptSHA256 != d.Requests[0].PromptSHA256 || jg == nil || jg.PromptSHA256 != d.Requests[1].PromptSHA256 ||
+					(jg.Error == "") != (d.Requests[1].Error == "") {
+					t.Errorf("%s: the rerun's prediction %+v, judgment %+v; want the prompts and the verdict's error the dry run shows", d.ID, p, jg)
+				}
+			}
+		})
+	}
+}
+
+// TestDryRunRetriedVerdict: --retry-errors over a position whose verdict was unparsable solves it
+// again, its answer from the cache and its verdict asked as a new sample, which the cache does not
+// hold: the dry run shows the judge's request of that sample, priced, and the rerun makes that one
+// call.
+func TestDryRunRetriedVerdict(t *testing.T) {
+	srv := newReplayServer(t, loadTranscript(t))
+	srv.faults = map[int]fault{13: {raw: "[Grade]: 1 point, no JSON"}}
+	args := seqArgs(t, srv.URL, "--cache", filepath.Join(t.TempDir(), "run.sqlite"))
+	first, stderr, err := seqRun(t, seqInput(t), args...)
+	if command.ExitCode(err) != 3 || len(first) != 14 {
+		t.Fatalf("first run: %d records, %v\n%s", len(first), err, stderr)
+	}
+	srv.faults = map[int]fault{}
+	in := jsonl(t, first...)
+	args = append(args, "--retry-errors")
+	dry, stderr, code := dryRunLines(t, in, args...)
+	if code != 0 || len(dry) != 14 || len(dry[6].Requests) != 2 {
+		t.Fatalf("dry run: exit %d, %+v; want exit 0 and position 7's two requests; stderr %s", code, dry, stderr)
+	}
+	if s, j := dry[6].Requests[0], dry[6].Requests[1]; !s.Cached || j.Cached || j.Stage != "judge" || j.Error != "" {
+		t.Errorf("dry run: position 7's requests %+v, %+v; want the student's cached, the judge's priced", s, j)
+	}
+	if !strings.Contains(stderr, "1 request to fake-judge, 0 answered by the cache; the other 1: ") {
+		t.Errorf("dry run stderr %q, want the judge's request priced", stderr)
+	}
+	before := srv.answeredTotal()
+	recs, rerr, err := seqRun(t, in, args...)
+	if err != nil || srv.answeredTotal()-before != 1 || recs[6].Judgments["evalearn"].Attempts != 4 {
+		t.Errorf("rerun: %v, %d calls; want one, the fourth sample; stderr %s", err, srv.answeredTotal()-before, rerr)
+	}
+}

@@ -5,7 +5,9 @@ import (
 	"context"
 	"fmt"
 	"io"
+	"maps"
 	"slices"
+	"strings"
 
 	"github.com/goccy/go-json"
 
@@ -23,7 +25,7 @@ import (
 
 // dryCall is one request a record's prediction would send.
 type dryCall struct {
-	Stage       string   `json:"stage"` // answer, notes (LongMemEval con-separate) or student (EvaLearn)
+	Stage       string   `json:"stage"` // answer, notes (LongMemEval con-separate), or student or judge (EvaLearn)
 	Model       string   `json:"model"`
 	Temperature *float64 `json:"temperature,omitempty"` // where the call carries it (model.Request.SentTemperature)
 	TopP        *float64 `json:"top_p,omitempty"`       // where the call carries it (model.Request.SentTopP)
@@ -37,9 +39,11 @@ type dryCall struct {
 	Stop []string `json:"stop,omitempty"`
 	// GeminiSafety is the threshold of the safetySettings a googleai call carries (--gemini-safety).
 	GeminiSafety string          `json:"gemini_safety,omitempty"`
-	Messages     []model.Message `json:"messages"`      // as the call carries them (model.Request.SentMessages)
-	PromptSHA256 string          `json:"prompt_sha256"` // the prediction's: of the messages as made, before SentMessages
-	InputTokens  int             `json:"input_tokens"`  // tokens of the messages' text in the model's encoding (bpe.ForModel)
+	Messages     []model.Message `json:"messages"` // as the call carries them (model.Request.SentMessages)
+	// PromptSHA256 is the prediction's: of the messages as made, before SentMessages; a judge
+	// call's is its judgment's, of the judge's template.
+	PromptSHA256 string `json:"prompt_sha256"`
+	InputTokens  int    `json:"input_tokens"` // tokens of the messages' text in the model's encoding (bpe.ForModel)
 	// Cached says that --cache holds the reply the run would be served, with no call (cache.Look).
 	Cached bool `json:"cached,omitempty"`
 	// Error is the error the run's prediction gets from that reply: an empty one a --empty-reply
@@ -66,17 +70,24 @@ type dryPrediction struct {
 	failedCached bool
 }
 
-// dryTally counts a dry run's requests and the input tokens of those the cache does not answer.
+// dryTally counts a dry run's requests, by model, and the input tokens of those the cache does
+// not answer.
 type dryTally struct {
-	requests, tokens, records, already, errors, later, batched int
-	carried                                                    int  // of the already predicted, those the run counts as failed
-	looked                                                     bool // --cache was read (cache.Look)
-	cached                                                     int  // the requests the cache answers
-	failedCached                                               int  // the records a reply the cache answers with fails (dryCall.Error)
-	// The requests' input by the rate each is priced at, by prices for model, the --model.
-	prices model.Prices
-	model  string
-	input  model.InputTally
+	records, already, errors, later, batched int
+	carried                                  int  // of the already predicted, those the run counts as failed
+	looked                                   bool // --cache was read (cache.Look)
+	failedCached                             int  // the records a reply the cache answers with fails (dryCall.Error)
+	prices                                   model.Prices
+	model                                    string // the --model, whose requests the summary counts first
+	// byModel counts the requests to each model: the --model's, and the EvaLearn judge's.
+	byModel map[string]*dryModelTally
+}
+
+// dryModelTally counts a dry run's requests to one model.
+type dryModelTally struct {
+	requests, tokens int
+	cached           int              // the requests the cache answers
+	input            model.InputTally // the others' input by the rate each is priced at
 }
 
 // dryRunAll writes, for every record in input order, the requests predicting it would send: the
@@ -162,17 +173,10 @@ func (a *app) writeDry(enc *json.Encoder, t *dryTally, b *batch, lines []dryPred
 	return nil
 }
 
-// dryRequest is the dry-run view of req: its fields as its call carries them on the wire.
+// dryRequest is the dry-run view of req (dryView), marked cached when --cache holds the reply the
+// run is served, with the error the run's prediction gets from it, or its text.
 func (a *app) dryRequest(stage string, req model.Request) dryCall {
-	c := dryCall{Stage: stage, Model: req.Model, Temperature: req.SentTemperature(), TopP: req.SentTopP(), TopK: req.SentTopK(),
-		MaxTokens: req.SentMaxTokens(), MaxTokensField: req.SentMaxTokensField(), Seed: req.SentSeed(), NumCtx: req.SentNumCtx(), Stop: req.Stop, Messages: req.SentMessages(), PromptSHA256: promptSHA256(req.Messages)}
-	if req.Provider == "googleai" {
-		c.GeminiSafety = a.geminiSafety
-	}
-	enc := bpe.ForModel(req.Model)
-	for _, m := range c.Messages {
-		c.InputTokens += enc.Count(m.Content)
-	}
+	c := a.dryView(stage, req)
 	// The request as the run gives it to the cache, keyed alike, and served alike.
 	if resp, ok, err := a.look.Reply(req); ok {
 		c.Cached = true
@@ -182,6 +186,20 @@ func (a *app) dryRequest(stage string, req model.Request) dryCall {
 		} else {
 			c.reply = resp.Text
 		}
+	}
+	return c
+}
+
+// dryView is the dry-run view of req: its fields as its call carries them on the wire.
+func (a *app) dryView(stage string, req model.Request) dryCall {
+	c := dryCall{Stage: stage, Model: req.Model, Temperature: req.SentTemperature(), TopP: req.SentTopP(), TopK: req.SentTopK(),
+		MaxTokens: req.SentMaxTokens(), MaxTokensField: req.SentMaxTokensField(), Seed: req.SentSeed(), NumCtx: req.SentNumCtx(), Stop: req.Stop, Messages: req.SentMessages(), PromptSHA256: promptSHA256(req.Messages)}
+	if req.Provider == "googleai" {
+		c.GeminiSafety = a.geminiSafety
+	}
+	enc := bpe.ForModel(req.Model)
+	for _, m := range c.Messages {
+		c.InputTokens += enc.Count(m.Content)
 	}
 	return c
 }
@@ -365,30 +383,86 @@ func (s *drySolver) line(rec *record.Record, dup bool) dryPrediction {
 			s.broken = fmt.Sprintf("position %d failed", rec.Sequence.Position)
 			break
 		}
-		d.Requests = []dryCall{a.dryRequest("student", req)}
-		if d.Requests[0].Error != "" { // the reply --cache serves fails it: no verdict, as in the run
+		c := a.dryRequest("student", req)
+		answer := textnorm.Strip(c.reply) // as answer keeps it
+		if c.Cached && c.Error == "" && answer == "" && !a.keepEmpty {
+			c.Error = errEmptyAnswer
+		}
+		d.Requests = []dryCall{c}
+		if c.Error != "" { // the reply --cache serves fails it: no verdict, as in the run
 			s.broken = fmt.Sprintf("position %d failed", rec.Sequence.Position)
 			break
 		}
-		d.Then = "EvaLearn's rubric judge on the answer (--judge-model)"
-		s.asked = rec.Sequence.Position
+		if !c.Cached || a.seq.judge == nil {
+			d.Then = "EvaLearn's rubric judge on the answer (--judge-model)"
+			s.asked = rec.Sequence.Position
+			break
+		}
+		s.judge(&d, rec, answer)
 	}
 	return d
+}
+
+// judge adds to d, the line of rec, the judge's request on answer, the student's reply --cache
+// serves, made as the run makes it (judge.Judge.DryRegrade): marked cached when --cache holds the
+// replies the run's judge reads, with the error they fail the verdict with, if they do; and goes
+// on as the run goes on from that verdict, to the next position with it in the history, or
+// skipping the positions after one that gives none. A judge call the cache does not hold leaves
+// the positions after it waiting for its verdict.
+func (s *drySolver) judge(d *dryPrediction, rec *record.Record, answer string) {
+	a := s.a
+	pos := rec.Sequence.Position
+	solved := *rec
+	solved.Prediction = &record.Prediction{Provider: a.provider, Model: a.modelName, Text: answer}
+	req, cached, jg := a.seq.judge.DryRegrade(context.Background(), a.look, a.strip, &solved, rec.Judgments[judgeKey])
+	switch {
+	case req != nil:
+		c := a.dryView("judge", *req)
+		// The judgment's prompt_sha256, as the run writes it.
+		c.PromptSHA256, c.Cached = jg.PromptSHA256, cached
+		if !cached { // its verdict comes from a call: the positions after it wait for it
+			d.Requests = append(d.Requests, c)
+			s.asked = pos
+			return
+		}
+		c.Error = jg.Error
+		d.Requests = append(d.Requests, c)
+	case jg == nil: // not judged: none of EvaLearn's plans skips a record, and the run would stop here
+		s.broken = fmt.Sprintf("position %d has no verdict", pos)
+		return
+	case jg.Error != "": // judged with no call, failed: a record without a rubric, say
+		d.Error = "judge: " + jg.Error
+	}
+	verdict := a.verdictText(jg)
+	if verdict == "" {
+		s.broken = fmt.Sprintf("position %d has no verdict", pos)
+		return
+	}
+	s.history = append(s.history, prompt.EvaLearnRecord{Position: pos, Turns: studentTurns(rec), Answer: answer,
+		Rubric: rec.Rubric, Judgment: textnorm.Strip(verdict)})
 }
 
 // count counts d, a dry-run line, and its requests' input tokens.
 func (t *dryTally) count(d dryPrediction) {
 	t.records++
-	t.requests += len(d.Requests)
 	failed := d.failedCached
 	for _, c := range d.Requests {
 		failed = failed || c.Error != ""
+		m := t.byModel[c.Model]
+		if m == nil {
+			m = &dryModelTally{}
+			if t.byModel == nil {
+				t.byModel = map[string]*dryModelTally{}
+			}
+			t.byModel[c.Model] = m
+		}
+		m.requests++
 		if c.Cached { // no call: nothing paid
-			t.cached++
+			m.cached++
 			continue
 		}
-		t.tokens += c.InputTokens
-		t.input.Add(t.prices, t.model, c.InputTokens)
+		m.tokens += c.InputTokens
+		m.input.Add(t.prices, c.Model, c.InputTokens)
 	}
 	switch {
 	case d.AlreadyPredicted:
@@ -408,25 +482,38 @@ func (t *dryTally) count(d dryPrediction) {
 }
 
 // summarize writes the dry run's one-line summary, pricing the input of the requests the cache
-// does not answer when the model has a price (saying so when calls that need replies first are
-// left out of it), after a warning when that alone is over --max-cost.
+// does not answer, by model, the --model's first, when the model has a price (saying so when calls
+// that need replies first are left out of it), after a warning when that alone is over --max-cost.
 func (t *dryTally) summarize(w io.Writer, maxCost float64) {
-	modelName := t.model
-	price := ""
-	switch c := t.input.Cost(t.prices, modelName); {
-	case t.tokens == 0:
-	case c == nil:
-		price = ", " + model.NoPriceNote // a silent omission read as a line that forgot its price
-	default:
-		price = fmt.Sprintf(", input $%s", english.USD(*c))
-		if t.later > 0 {
-			// The calls an answer or verdict must come first for cannot be counted: EvaLearn's
-			// later positions and its judge are most of its run's cost.
-			price += " for these requests alone"
+	others := slices.Sorted(maps.Keys(t.byModel))
+	others = slices.DeleteFunc(others, func(m string) bool { return m == t.model })
+	var parts []string
+	var input model.Dollars // the priced input of every model, summed exactly as the run sums its spend
+	for _, name := range append([]string{t.model}, others...) {
+		m := cmp.Or(t.byModel[name], &dryModelTally{})
+		price := ""
+		switch c := m.input.Cost(t.prices, name); {
+		case m.tokens == 0:
+		case c == nil:
+			price = ", " + model.NoPriceNote // a silent omission read as a line that forgot its price
+		default:
+			price = fmt.Sprintf(", input $%s", english.USD(*c))
+			if t.later > 0 {
+				// The calls an answer or verdict must come first for cannot be counted: EvaLearn's
+				// later positions and its judge are most of its run's cost.
+				price += " for these requests alone"
+			}
+			input.Add(*c)
 		}
-		if warn := model.DryRunWarning(*c, maxCost); warn != "" {
-			fmt.Fprintf(w, "qa-predict: %s\n", warn)
+		cached := ""
+		if t.looked {
+			cached = fmt.Sprintf(", %d answered by the cache; the other %d:", m.cached, m.requests-m.cached)
 		}
+		parts = append(parts, fmt.Sprintf("%s to %s%s %s (%s)%s", english.Count(m.requests, "request", "requests"), name, cmp.Or(cached, ","),
+			english.Count(m.tokens, "input token", "input tokens"), bpe.ForModel(name).Name(), price))
+	}
+	if warn := model.DryRunWarning(input.Float64(), maxCost); warn != "" {
+		fmt.Fprintf(w, "qa-predict: %s\n", warn)
 	}
 	batched := ""
 	if t.batched > 0 {
@@ -437,13 +524,8 @@ func (t *dryTally) summarize(w io.Writer, maxCost float64) {
 		carried = fmt.Sprintf(" (%d %s)", t.carried, english.Form(t.carried,
 			"with a failed prediction: --retry-errors predicts it again", "with failed predictions: --retry-errors predicts them again"))
 	}
-	cached := ""
-	if t.looked {
-		cached = fmt.Sprintf(", %d answered by the cache; the other %d:", t.cached, t.requests-t.cached)
-	}
-	fmt.Fprintf(w, "qa-predict: dry run, no calls: %s: %s to %s%s %s (%s)%s; %d %s%s, %d already predicted%s, %s\n",
-		english.Count(t.records, "record", "records"), english.Count(t.requests, "request", "requests"), modelName, cmp.Or(cached, ","),
-		english.Count(t.tokens, "input token", "input tokens"), bpe.ForModel(modelName).Name(), price,
+	fmt.Fprintf(w, "qa-predict: dry run, no calls: %s: %s; %d %s%s, %d already predicted%s, %s\n",
+		english.Count(t.records, "record", "records"), strings.Join(parts, "; "),
 		t.later, english.Form(t.later, "with a call that needs replies first", "with calls that need replies first"), batched,
 		t.already, carried, english.Count(t.errors, "error", "errors"))
 }

@@ -253,7 +253,7 @@ func TestDryRunPricesEachRequest(t *testing.T) {
 		tally := dryTally{prices: model.DefaultPrices(), model: "gemini-2.5-pro"}
 		var d dryPrediction
 		for _, n := range tc.tokens {
-			d.Requests = append(d.Requests, dryCall{InputTokens: n})
+			d.Requests = append(d.Requests, dryCall{Model: "gemini-2.5-pro", InputTokens: n})
 		}
 		tally.count(d)
 		var b strings.Builder

@@ -51,7 +51,7 @@ const (
 
 // sequencer holds what the sequential path needs beyond the plain one.
 type sequencer struct {
-	judge       *judge.Judge // nil when no --judge-model was given, or in a dry run
+	judge       *judge.Judge // nil when no --judge-model was given; in a dry run, one without a client
 	judgeModel  string       // --judge-model
 	temperature float64
 	maxTokens   int
@@ -353,6 +353,10 @@ func studentType(rec *record.Record) (string, error) {
 	return rec.Type, nil
 }
 
+// errEmptyAnswer is the error of a position whose answer is empty, which is not judged (unless
+// --empty-reply keep).
+const errEmptyAnswer = "empty answer: not passed to the judge"
+
 // answer asks the model for one position of a sequence and sets rec.Prediction, which the caller
 // counts. Only an interruption is an error; an empty answer (unless --empty-reply keep), or a
 // record whose request cannot be made, is a prediction error.
@@ -375,7 +379,7 @@ func (a *app) answer(ctx context.Context, rec *record.Record, history []prompt.E
 		if p.Text == "" && !a.keepEmpty {
 			// Under --empty-reply keep it is judged, and the sequence goes on, as evaluate.py
 			// judges "" (its check for empty answers reruns their sequences on a later run).
-			p.Error = "empty answer: not passed to the judge"
+			p.Error = errEmptyAnswer
 		}
 	}
 	return p, nil

@@ -75,9 +75,30 @@ func (a *app) configureSequences(c *cli.Context) error {
 	if err != nil {
 		return err
 	}
-	s.judge = &judge.Judge{Client: client, Provider: provider, BaseURL: baseURL, Model: name, Mode: judge.ModeEvaLearn,
-		ParseRetries: c.Int("judge-parse-retries"), Prices: a.prices, Temperature: a.judgeTemperature, NumCtx: a.judgeNumCtx}
+	s.judge = a.evaLearnJudge(c, client, provider, baseURL)
 	return nil
+}
+
+// configureDryJudge builds, for a dry run with --judge-model, the judge a run would ask, with no
+// client: the dry run makes its requests as the run makes them, and reads --cache for their
+// replies (judge.Judge.DryRegrade).
+func (a *app) configureDryJudge(c *cli.Context) error {
+	if c.String("judge-model") == "" {
+		return nil
+	}
+	provider, err := a.judgeProvider(c)
+	if err != nil {
+		return err
+	}
+	a.seq.judge = a.evaLearnJudge(c, nil, provider, a.judgeBaseURL(c, provider))
+	return nil
+}
+
+// evaLearnJudge is EvaLearn's rubric judge of --judge-model at provider's baseURL, asking client
+// (nil in a dry run).
+func (a *app) evaLearnJudge(c *cli.Context, client model.Client, provider, baseURL string) *judge.Judge {
+	return &judge.Judge{Client: client, Provider: provider, BaseURL: baseURL, Model: c.String("judge-model"), Mode: judge.ModeEvaLearn,
+		ParseRetries: c.Int("judge-parse-retries"), Prices: a.prices, Temperature: a.judgeTemperature, NumCtx: a.judgeNumCtx}
 }
 
 // configureJudgeTemperature reads --judge-temperature (a.judgeTemperature; nil leaves EvaLearn's
@@ -182,8 +203,7 @@ func judgeProviders() []string {
 }
 
 // configureSequenceParams sets the student request's temperature and max_tokens, EvaLearn's unless
-// --temperature or --max-tokens is given, and notes the --judge-model name (a dry run builds no
-// judge).
+// --temperature or --max-tokens is given, and notes the --judge-model name.
 func (a *app) configureSequenceParams(c *cli.Context) {
 	s := &a.seq
 	s.temperature, s.maxTokens, s.judgeModel = evaLearnTemperature, evaLearnMaxTokens, c.String("judge-model")
