@@ -77,7 +77,7 @@ func LoadCustom(path, format string) (*Custom, error) {
 
 // Plan renders the custom prompt for rec. A prompt that grades by the gold answers ({answer},
 // {answers}) or the rubric ({rubric}) fails a record that has none of what it grades by, as the
-// protocols' judges fail it (errNoGold, errNoRubric): the judge would grade against an empty slot.
+// protocols' judges fail it (errNoGold, ErrNoRubric): the judge would grade against an empty slot.
 func (c *Custom) Plan(rec *record.Record, pred string) (Plan, error) {
 	noGold, noRubric := len(rec.Answers) == 0, textnorm.Strip(rec.Rubric) == ""
 	switch {

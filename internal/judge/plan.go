@@ -174,7 +174,7 @@ func mem0Plan(rec *record.Record, gold, pred string) (Plan, error) {
 // evaLearnPlan is the plan of EvaLearn's rubric judge for rec, which needs a rubric.
 func evaLearnPlan(rec *record.Record, pred string) (Plan, error) {
 	if textnorm.Strip(rec.Rubric) == "" {
-		return Plan{}, errNoRubric
+		return Plan{}, ErrNoRubric
 	}
 	t := prompt.Must(prompt.EvaLearnJudgeUser)
 	return Plan{Mode: ModeEvaLearn, Template: t.Name, PromptSHA256: t.SHA256, Temperature: temp(evaLearnTemperature),
@@ -193,10 +193,10 @@ func errNoGold(whose string) error {
 	return fmt.Errorf("no gold answers (answers is missing or []): %s's judge compares the prediction with the gold answer", whose)
 }
 
-// errNoRubric is the error of a record with no rubric (missing, empty or white space alone)
+// ErrNoRubric is the error of a record with no rubric (missing, empty or white space alone)
 // under EvaLearn's judge, which grades the answer against the rubric and sees nothing else: it
 // would be asked to grade against nothing (upstream, every problem has one).
-var errNoRubric = errors.New("no rubric: EvaLearn's judge grades the answer against the problem's rubric alone")
+var ErrNoRubric = errors.New("no rubric: EvaLearn's judge grades the answer against the problem's rubric alone")
 
 func rulePlan(mode string, unanswerable bool) Plan {
 	v := Verdict{Score: 0, Label: "answered", Reasoning: "prediction does not abstain (MAGMA category-5 rule)"}

@@ -219,11 +219,12 @@ it, marks "cached": true the requests it holds a reply for (which the run is ser
 by the run's own keys), and counts and prices only the others; where it holds the student's reply
 to a position of a sequence, the judge's request on it is shown too (stage judge), and the sequence
 goes on as the run goes on from the verdict it holds, up to the first call it does not hold. A dry
-run's exit code is the run's: 3 when a record could not be prompted, or would pass through with a
-failed prediction (or, in a sequence, a failed verdict), which --retry-errors asks again, or the
-reply the cache serves would fail it (an empty one; under --think strip, one cut in or empty after
-its thinking; a LoCoMo batch's without its answer; EvaLearn's judge's, empty or unparsable to the
-last re-ask).`
+run's exit code is the run's: 3 when the run would fail a record without a call (it could not
+be prompted, it has no rubric for its EvaLearn judge, or a failed position skips it), or would pass
+through with a failed prediction (or, in a sequence, a failed verdict), which --retry-errors asks
+again, or the reply the cache serves would fail it (an empty one; under --think strip, one cut in
+or empty after its thinking; a LoCoMo batch's without its answer; EvaLearn's judge's, empty or
+unparsable to the last re-ask).`
 
 // examples closes qa-predict's --help: the offline baseline, a dry run, and the calls a real run
 // makes (internal/examples runs each, the calls as dry runs).

@@ -129,7 +129,8 @@ func (a *app) dryRunAll(ctx context.Context, src *command.Source) error {
 	// A failed prediction passed through fails the run (exit 3), and so the dry run, which says
 	// what the run would do.
 	return command.BadRecords(src.Bad,
-		command.Count{N: t.errors, Singular: "record that could not be prompted", Plural: "records that could not be prompted"},
+		command.Count{N: t.errors, Singular: "record the run would fail without a call (see the error on its line)",
+			Plural: "records the run would fail without a call (see the errors on their lines)"},
 		command.Count{N: t.carried, Singular: "record that would pass through failed (--retry-errors predicts it again)",
 			Plural: "records that would pass through failed (--retry-errors predicts them again)"},
 		command.Count{N: t.failedCached, Singular: "record whose reply in the cache would fail it (see the error on its line)",
@@ -367,6 +368,13 @@ func (s *drySolver) line(rec *record.Record, dup bool) dryPrediction {
 	case dup:
 		d.Error = fmt.Sprintf("duplicate position %d in sequence %s", rec.Sequence.Position, s.seq)
 	case s.asked > 0:
+		// What fails a position whatever the history (no rubric, nothing to ask) fails it when the
+		// run comes to it, or it is skipped: either way it fails, and so do the positions after it.
+		if _, err := a.studentRequest(rec, nil); err != nil {
+			d.Error = err.Error()
+			s.broken = fmt.Sprintf("position %d failed", rec.Sequence.Position)
+			break
+		}
 		d.Then = fmt.Sprintf("the student call, once position %d is answered and judged (its prompt holds them)", s.asked)
 	case a.passesSolved(rec): // a failed verdict is solved again under --retry-errors, as in the run
 		d.AlreadyPredicted = true

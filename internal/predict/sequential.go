@@ -309,7 +309,7 @@ func (a *app) verdictText(jg *record.Judgment) string {
 
 // studentRequest is the request that asks the model for rec, a position of a sequence, after
 // history: a run sends it, and a dry run shows it. It fails when rec's meta.sequence_type cannot
-// be read (studentType).
+// be read (studentType), when it has nothing to ask, and when it has no rubric to judge the answer by.
 func (a *app) studentRequest(rec *record.Record, history []prompt.EvaLearnRecord) (model.Request, error) {
 	typ, err := studentType(rec)
 	if err != nil {
@@ -319,6 +319,10 @@ func (a *app) studentRequest(rec *record.Record, history []prompt.EvaLearnRecord
 	if !slices.ContainsFunc(turns, func(t string) bool { return textnorm.Strip(t) != "" }) {
 		// As a record of another benchmark: no call, which would ask nothing and be paid for.
 		return model.Request{}, fmt.Errorf("prompt: %w", errNothingToAsk)
+	}
+	if textnorm.Strip(rec.Rubric) == "" {
+		// The judge could not grade the answer, which would be paid for and never judged.
+		return model.Request{}, fmt.Errorf("%w: the answer is not asked, as it could not be judged", judge.ErrNoRubric)
 	}
 	sys, user := prompt.EvaLearnStudent(typ, history, turns)
 	temp := a.seq.temperature

@@ -683,3 +683,53 @@ func TestSequenceGapFromZero(t *testing.T) {
 		t.Errorf("records %+v, want the first to fail with %q", recs, want)
 	}
 }
+
+// TestSequentialNoRubric checks that a position without a rubric, which EvaLearn's judge cannot
+// grade, fails before its answer is asked: the answer would be paid for and never judged. The
+// positions after it are skipped, as after any failed position, and the other sequence runs.
+func TestSequentialNoRubric(t *testing.T) {
+	calls := loadTranscript(t)
+	for _, rubric := range []string{`""`, `" \n"`, `null`} {
+		t.Run(rubric, func(t *testing.T) {
+			in := lines(t)
+			var m map[string]any
+			if err := json.Unmarshal([]byte(in[2]), &m); err != nil {
+				t.Fatal(err)
+			}
+			if err := json.Unmarshal([]byte(rubric), new(any)); err != nil {
+				t.Fatal(err)
+			}
+			var r any
+			json.Unmarshal([]byte(rubric), &r) //nolint:errcheck // checked above
+			m["rubric"] = r
+			b, err := json.Marshal(m)
+			if err != nil {
+				t.Fatal(err)
+			}
+			in[2] = string(b)
+			srv := newReplayServer(t, calls)
+			recs, stderr, err := seqRun(t, strings.Join(in, "\n")+"\n", seqArgs(t, srv.URL)...)
+			if got := command.ExitCode(err); got != 3 {
+				t.Errorf("exit code %d, want 3 (%v)\n%s", got, err, stderr)
+			}
+			srv.check(t)
+			if len(recs) != 14 {
+				t.Fatalf("got %d records, want 14", len(recs))
+			}
+			for i := range calls {
+				want := 1
+				if i >= 4 && i < 14 {
+					want = 0 // position 3's answer and verdict, and the positions after it
+				}
+				if got := srv.asked(i); got != want {
+					t.Errorf("call %d asked %d times, want %d", i, got, want)
+				}
+			}
+			const skipped = "skipped: position 3 failed"
+			wantPred := map[int]string{2: "no rubric", 3: skipped, 4: skipped, 5: skipped, 6: skipped}
+			for i, rec := range recs {
+				checkFailure(t, rec, wantPred, nil, i)
+			}
+		})
+	}
+}
