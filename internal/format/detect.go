@@ -54,6 +54,13 @@ func Detect(name string, head []byte) string {
 			return "cmrc2018"
 		}
 		return "squad"
+	// A Hugging Face export of SQuAD (or of a dataset in its features: CMRC 2018's), a question
+	// an object: its first object's own members tell it, not a nested one's.
+	case SQuADExport(head):
+		if strings.Contains(base, "cmrc") || mostlyHan(head) {
+			return "cmrc2018"
+		}
+		return "squad"
 	case has("rubric") && has("prompt") && has("canonical_answer"):
 		return "evalearn"
 	}
@@ -182,6 +189,59 @@ func mostlyHan(head []byte) bool {
 		key = len(objects) > 0 && objects[len(objects)-1]
 	}
 	return han > 0 && han >= latin
+}
+
+// SQuADExport reports whether head opens a Hugging Face export of SQuAD's questions
+// (Dataset.to_json, a question a line; a JSON array of them with lines=False): its first object
+// (the first line's, or the array's first item) has a question, a context and answers that are
+// an object of the lists "text" and "answer_start", {"text": [...], "answer_start": [...]}, as
+// the squad and squad_v2 datasets (and others in their features, CMRC 2018's, XQuAD's) hold
+// them. Members nested deeper (an lm-evaluation-harness log's "doc") do not count, and an
+// object cut by the end of head counts by the members it holds whole.
+func SQuADExport(head []byte) bool {
+	ms := FirstMembers(head)
+	if ms["question"] == nil || ms["context"] == nil {
+		return false
+	}
+	var answers map[string]json.RawMessage
+	if json.Unmarshal(ms["answers"], &answers) != nil || answers == nil {
+		return false
+	}
+	return isList(answers["text"]) && isList(answers["answer_start"])
+}
+
+// isList reports whether raw, a member's value (nil if there is none), is a JSON list.
+func isList(raw json.RawMessage) bool {
+	t := bytes.TrimLeft(raw, " \t\r\n")
+	return len(t) > 0 && t[0] == '['
+}
+
+// FirstMembers returns the members of the first JSON object that head opens, as the top-level
+// value or as the first item of a top-level array, by key, each value whole (a key given twice
+// gives its last); a value cut by the end of head, and what follows it, is left out.
+func FirstMembers(head []byte) map[string]json.RawMessage {
+	ms := map[string]json.RawMessage{}
+	dec := json.NewDecoder(bytes.NewReader(head))
+	tok, err := dec.Token()
+	if err == nil && tok == json.Delim('[') {
+		tok, err = dec.Token()
+	}
+	if err != nil || tok != json.Delim('{') {
+		return ms
+	}
+	for dec.More() {
+		tok, err := dec.Token()
+		key, ok := tok.(string)
+		if err != nil || !ok {
+			break
+		}
+		var value json.RawMessage
+		if dec.Decode(&value) != nil {
+			break
+		}
+		ms[key] = value
+	}
+	return ms
 }
 
 // Ext is the extension of the file name, in lower case, without its ".gz" suffix: ".tsv" for

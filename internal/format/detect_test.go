@@ -61,6 +61,18 @@ func TestDetectByName(t *testing.T) {
 		{"hotpot.json", `[{"_id": "x", "schema": 1, "id": "y", "supporting_facts": []}]`, "hotpotqa"},
 		{"run.jsonl", "x" + strings.Repeat("x", HeadSize) + "\n" + `{"schema":1,"id":"b"}`, "jsonl"}, // the cut line fills the head
 		{"notes.txt", "hello", ""},
+		// A Hugging Face export of SQuAD by its first object's own members, whatever its name; a
+		// generic file of other answers, or an lm-evaluation-harness log holding such an object
+		// under "doc", is none.
+		{"validation.jsonl", `{"id":"1","title":"T","context":"c","question":"q?","answers":{"text":["a"],"answer_start":[0]}}` + "\n", "squad"},
+		{"validation.json", `[{"id":"1","title":"T","context":"c","question":"q?","answers":{"text":[],"answer_start":[]}}]`, "squad"},
+		{"validation.json", "[\n  {\n    \"id\": \"1\",\n    \"context\": \"c\",\n    \"question\": \"q?\",\n    \"answers\": {\n      \"text\": [\"a\"],\n      \"answer_start\": [0]\n    }\n  }\n]\n", "squad"},
+		{"cmrc2018_dev.jsonl", `{"id":"DEV_0","context":"c","question":"q?","answers":{"text":["a"],"answer_start":[0]}}`, "cmrc2018"},
+		{"dev.jsonl", `{"id":"DEV_0","context":"长江是中国最长的河流。","question":"长江是什么？","answers":{"text":["河流"],"answer_start":[7]}}`, "cmrc2018"},
+		{"rows.jsonl", `{"id":"1","context":"c","question":"q?","answers":["a"]}`, "jsonl"},
+		{"rows.jsonl", `{"id":"1","question":"q?","answers":{"text":["a"],"answer_start":[0]}}`, "jsonl"}, // no context
+		{"samples_task.jsonl", `{"doc_id":0,"doc":{"id":"1","title":"T","context":"c","question":"q?","answers":{"text":["a"],"answer_start":[0]}},"resps":[["a"]]}`, "jsonl"},
+		{"rows.jsonl", `{"id":"1","title":"T","context":"` + strings.Repeat("c", HeadSize), "jsonl"}, // cut before its answers
 		// LoCoMo's file as released, laid out over lines, its first sample's questions first.
 		{"data.json", "[\n  {\n    \"qa\": [\n      {\n        \"question\": \"When?\",\n        \"answer\": \"7 May 2023\",\n        \"evidence\": [\n          \"D1:3\"\n        ],\n        \"category\": 2\n", "locomo"},
 		{"data.json", `[{"qa": [{"question": "When?", "answer": "May", "category": 2}]`, ""}, // no evidence: not enough to tell

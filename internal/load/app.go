@@ -28,7 +28,11 @@ in its first line).
 Text must be UTF-8 (or UTF-16 or UTF-32 with its byte order mark): a JSONL line or CSV row that is
 not is a bad item, a JSON document a failure, and so is a file in UTF-16 or UTF-32 without the mark.
 
-Formats: hotpotqa (the official files, or the Hugging Face hotpot_qa export), squad, cmrc2018,
+Formats: hotpotqa (the official files, or the Hugging Face hotpot_qa export), squad (SQuAD v1.1
+and v2.0: the official files, or the Hugging Face squad and squad_v2 exports, a question a line or
+a JSON array of them, which load as the official files' questions do: an unanswerable question,
+answers.text [], gets the answer "" and type no_answer, and the answered ones of an export that
+holds one type has_answer), cmrc2018 (its export too),
 locomo, longmemeval, evalearn (the pair EvaLearn_Problem.json + EvaLearn_Sequence.json; given one,
 the other is read from beside it under its name), evalearn-results (EvaLearn's results files), jsonl
 and csv (generic, see --map; a row without an id gets FILE:LINE, FILE the file's base name, or
@@ -255,6 +259,7 @@ func (a *app) configure(c *cli.Context) error {
 			return command.Usagef("--predictions: %v", err)
 		}
 	}
+	a.opt.Warn = func(msg string) { fmt.Fprintf(a.stderr, "qa-load: warning: %s\n", msg) }
 	if a.opt.MaxLine, err = command.MaxLine(c); err != nil {
 		return err
 	}

@@ -5,6 +5,7 @@ import (
 	"fmt"
 
 	"github.com/qapipe/qapipe/internal/command"
+	"github.com/qapipe/qapipe/internal/format"
 	"github.com/qapipe/qapipe/pkg/record"
 )
 
@@ -62,6 +63,9 @@ var cmrcQueryKeys = jsonKeys(cmrcQuery{})
 // takes the paragraphs of an element that has them and the element itself as a paragraph
 // otherwise. An element with neither "paragraphs" nor "qas", which the script fails on, is a bad
 // item, as is a paragraph of an article without "qas".
+//
+// A Hugging Face export of CMRC 2018 (the cmrc2018 dataset's: SQuAD's features, without a title)
+// loads as SQuAD's export does (loadSQuADExport), whether a question a line or a JSON array.
 func CMRC2018(in Input, opt Options, emit Emit) error {
 	br := bufio.NewReaderSize(in.R, 1<<16)
 	in.R = br
@@ -69,8 +73,8 @@ func CMRC2018(in Input, opt Options, emit Emit) error {
 	if err != nil {
 		return command.ReadError(in.DisplayName(), 0, err)
 	}
-	if first != '[' {
-		return loadSQuAD(in, emit, "cmrc2018", "zh")
+	if head, _ := br.Peek(br.Size()); first != '[' || format.SQuADExport(head) {
+		return loadSQuAD(in, opt, emit, "cmrc2018", "zh")
 	}
 	return eachItem(in, opt, emit, itemID(""), func(raw jsonRaw, line int, emit Emit) error {
 		var art cmrcArticle

@@ -325,9 +325,16 @@ func idName(in Input) string {
 // textHint says, for the answers at the source src that are an object with a member "text" (a
 // Hugging Face export's answers: {"text": [...], "answer_start": [...]}), the --map that reads
 // them, else "".
+//
+// An object that has "answer_start" too is a SQuAD export's, which the squad format reads as the
+// official file's questions, its unanswerable ones given the answer "" as --map cannot.
 func textHint(raw jsonRaw, src string) string {
-	if obj, _, ok := members(raw); !ok || obj["text"] == nil {
+	obj, _, ok := members(raw)
+	if !ok || obj["text"] == nil {
 		return ""
+	}
+	if obj["answer_start"] != nil {
+		return fmt.Sprintf(` (an object with "text" and "answer_start", as a Hugging Face export of SQuAD holds answers: read the file with --format squad, or give --map answers=%s.text)`, src)
 	}
 	return fmt.Sprintf(` (an object with "text", as a Hugging Face export holds answers: give --map answers=%s.text)`, src)
 }

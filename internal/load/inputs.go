@@ -160,7 +160,7 @@ func (a *app) warnOtherFormat(name string, br *bufio.Reader, file bool) string {
 	// SQuAD's layout is CMRC 2018's too, but CMRC's first layout (a JSON array of context_text
 	// and qas) the squad format does not read.
 	layout := map[string]bool{"squad": true, "cmrc2018": true}
-	squadLayout := bytes.Contains(head, []byte(`"paragraphs"`))
+	squadLayout := bytes.Contains(head, []byte(`"paragraphs"`)) || format.SQuADExport(head) // or its questions exported
 	if seen == "" || seen == a.format {
 		return ""
 	}

@@ -65,6 +65,9 @@ type Options struct {
 	// could be read, before LoCoMoModel's answer is taken out of it, so that the caller can say
 	// which models' answers the file holds when none is LoCoMoModel's.
 	LoCoMoRead func(meta map[string]jsonRaw)
+	// Warn, if not nil, is given a warning about the input being read that no record or bad item
+	// carries (a SQuAD export's typing, see loadSQuADExport), to print as it comes.
+	Warn func(msg string)
 }
 
 // Loader reads every record of one input.

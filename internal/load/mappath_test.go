@@ -392,12 +392,17 @@ func FuzzMapPath(f *testing.F) {
 	})
 }
 
-// A Hugging Face export of SQuAD (a question an object) read as a SQuAD file, as its name has it
-// detected, fails saying how it loads; a file that is neither, or a SQuAD file, does not.
+// A file of questions, a question an object, read as a SQuAD file, as its name has it detected,
+// fails saying how it loads, unless it is a Hugging Face export of SQuAD (its answers an object of
+// lists), which loads; a file that is neither, or a SQuAD file, does not fail.
 func TestSQuADHuggingFaceHint(t *testing.T) {
-	const hint = "; a file of one question an object, as a Hugging Face export holds them, loads with --format jsonl --map answers=answers.text"
-	q := `{"id":"1","title":"T","context":"c","question":"q","answers":{"text":["a"],"answer_start":[0]}}`
+	const hint = `; a file of one question an object loads with --format jsonl (see --map), and a Hugging Face export of SQuAD as squad when its first question has a context and "answers": {"text": [...], "answer_start": [...]}`
+	hf := `{"id":"1","title":"T","context":"c","question":"q","answers":{"text":["a"],"answer_start":[0]}}`
+	q := `{"id":"1","title":"T","context":"c","question":"q","answers":["a"]}`
 	for _, tt := range []struct{ name, in, want string }{
+		{"export, json lines", hf + "\n" + strings.Replace(hf, `"1"`, `"2"`, 1) + "\n", ""},
+		{"export, json array", "[" + hf + "]", ""},
+		{"export, json array, indented", "[\n  " + strings.ReplaceAll(hf, `,"`, ",\n    \"") + "\n]\n", ""},
 		{"json lines", q + "\n" + q + "\n", `s.json: no "data" list, so no squad file (its questions are in {"data": [articles]})` + hint},
 		{"json array", "[" + q + "," + q + "]", `s.json: a JSON array of questions, so no squad file (its questions are in {"data": [articles]})` + hint},
 		{"json array, indented", "[\n  " + strings.ReplaceAll(q, `,"`, ",\n    \"") + "\n]\n", `s.json: a JSON array of questions, so no squad file (its questions are in {"data": [articles]})` + hint},

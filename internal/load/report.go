@@ -192,6 +192,24 @@ type genericCount struct {
 	scoreAlone              int // of the unpredicted, those whose field prediction_score went to meta
 	firstID                 string
 	fields                  []string // the unmapped fields of the first record without answers
+	// squadEmpty counts, of those without answers, the unanswerable questions of a SQuAD export
+	// read as jsonl (squadExportEmpty), which --map cannot give the answer "".
+	squadEmpty int
+}
+
+// squadExportEmpty reports whether rec, a generic record without answers read with the mapping
+// m, is an unanswerable question of a Hugging Face export of SQuAD read as jsonl: its answers
+// mapped from OBJ.text, an empty list, and OBJ, left in meta, holding answer_start.
+func squadExportEmpty(rec *record.Record, m Mapping) bool {
+	obj, ok := strings.CutSuffix(m.source("answers"), ".text")
+	if !ok {
+		return false
+	}
+	var rest struct {
+		AnswerStart []jsonRaw `json:"answer_start"`
+	}
+	raw, ok := rec.Meta[obj]
+	return ok && jsonUnmarshal(raw, &rest) == nil && rest.AnswerStart != nil && len(rest.AnswerStart) == 0
 }
 
 // add counts rec, a generic record read with the mapping m.
@@ -220,6 +238,9 @@ func (c *genericCount) add(rec *record.Record, m Mapping) {
 	}
 	if len(rec.Answers) > 0 { // [""] is an answer: the question has none (unanswerable)
 		return
+	}
+	if squadExportEmpty(rec, m) {
+		c.squadEmpty++
 	}
 	if c.noAnswers++; c.noAnswers == 1 {
 		c.firstID = rec.ID
@@ -263,9 +284,22 @@ func (c *genericCount) warn(w io.Writer, m Mapping) {
 		if g := m.takenBy("answers"); g != "" {
 			why = fmt.Sprintf("--map %s=answers makes field \"answers\" the %s", g, g)
 		}
-		fmt.Fprintf(w, "qa-load: warning: %d of %s %s no answers (%s); if they are under another name, give --map answers=FIELD",
-			c.noAnswers, read, english.Form(c.noAnswers, "has", "have"), why)
-		if f := answerLike(c.fields); f != "" {
+		fmt.Fprintf(w, "qa-load: warning: %d of %s %s no answers (%s)", c.noAnswers, read, english.Form(c.noAnswers, "has", "have"), why)
+		if c.squadEmpty > 0 {
+			// --map cannot give them the answer "": the squad format does
+			what := english.Form(c.squadEmpty, "an unanswerable question", "unanswerable questions")
+			of := fmt.Sprintf("%d of them %s", c.squadEmpty, english.Form(c.squadEmpty, "is", "are"))
+			if c.squadEmpty == c.noAnswers {
+				of = english.Form(c.noAnswers, "it is", "they are")
+			}
+			fmt.Fprintf(w, "; %s %s of a SQuAD v2.0 export (%s []), which qa-load reads without --format (or with "+
+				"--format squad) as evaluate-v2.0.py scores %s, with the answer \"\" and type no_answer", of, what, m.source("answers"),
+				english.Form(c.squadEmpty, "it", "them"))
+		}
+		if c.squadEmpty < c.noAnswers {
+			fmt.Fprint(w, "; if they are under another name, give --map answers=FIELD")
+		}
+		if f := answerLike(c.fields); f != "" && c.squadEmpty < c.noAnswers {
 			fmt.Fprintf(w, ", as --map answers=%s if field %q holds them", f, f)
 		}
 		if len(c.fields) > 0 {

@@ -2,13 +2,13 @@ package load
 
 import (
 	"bufio"
-	"bytes"
 	"encoding/json"
 	"errors"
 	"fmt"
 	"io"
 
 	"github.com/qapipe/qapipe/internal/command"
+	"github.com/qapipe/qapipe/internal/format"
 	"github.com/qapipe/qapipe/pkg/record"
 )
 
@@ -38,8 +38,11 @@ type squadAnswer struct {
 // it; an empty list is unanswerable whatever is_impossible says, as that script has it. answer_start offsets go to meta as they are
 // and are never used. An answer text that is null is a bad item, never the empty answer ""; one
 // that is a number is str() of it (answerText).
-func SQuAD(in Input, _ Options, emit Emit) error {
-	return loadSQuAD(in, emit, "squad", "en")
+//
+// A Hugging Face export of SQuAD, a question an object (see loadSQuADExport), loads too, to the
+// records its questions make in the official files.
+func SQuAD(in Input, opt Options, emit Emit) error {
+	return loadSQuAD(in, opt, emit, "squad", "en")
 }
 
 // loadSQuAD streams a file of the SQuAD layout ({"data": [{"title", "paragraphs": [{"context",
@@ -47,17 +50,23 @@ func SQuAD(in Input, _ Options, emit Emit) error {
 // line of every question it reports. Keys may come in any order (SQuAD v2.0 puts "qas" before
 // "context"); unknown keys are skipped.
 //
-// An empty file (or one of blanks) holds no question, as an empty file of any format does.
-func loadSQuAD(in Input, emit Emit, dataset, lang string) error {
+// An empty file (or one of blanks) holds no question, as an empty file of any format does. A
+// Hugging Face export (format.SQuADExport) is read by loadSQuADExport.
+func loadSQuAD(in Input, opt Options, emit Emit, dataset, lang string) error {
 	br := bufio.NewReaderSize(in.R, 1<<16)
-	if empty, err := squadStart(in, br, dataset); err != nil || empty {
+	empty, export, err := squadStart(in, br, dataset)
+	if err != nil || empty {
 		return err
+	}
+	if export {
+		in.R = br
+		return loadSQuADExport(in, opt, emit, dataset, lang)
 	}
 	lines := &lineCounter{r: br}
 	w := &squadWalker{in: in, dec: json.NewDecoder(lines), lines: lines}
 	data := false              // a "data" list was read
 	var question, answers bool // the first object's keys: a question of its own?
-	_, _, err := w.object(func(key string) error {
+	_, _, err = w.object(func(key string) error {
 		question, answers = question || key == "question", answers || key == "answers"
 		if key != "data" {
 			return w.skip()
@@ -84,53 +93,33 @@ func loadSQuAD(in Input, emit Emit, dataset, lang string) error {
 	return nil
 }
 
-// squadStart reads the start of a SQuAD file from br: empty reports one of blanks alone, and a
-// JSON array of questions (a Hugging Face export) is an error.
-func squadStart(in Input, br *bufio.Reader, dataset string) (empty bool, err error) {
+// squadStart reads the start of a SQuAD file from br: empty reports one of blanks alone, export
+// a Hugging Face export (format.SQuADExport: a question a line, or a JSON array of them), and
+// another JSON array (of articles, or of questions otherwise held) is an error.
+func squadStart(in Input, br *bufio.Reader, dataset string) (empty, export bool, err error) {
 	first, err := firstByte(br)
 	if err != nil {
-		return false, command.ReadError(in.DisplayName(), 0, err)
+		return false, false, command.ReadError(in.DisplayName(), 0, err)
 	} else if first == 0 {
-		return true, nil
+		return true, false, nil
+	}
+	// The first object says what the file is. Peek waits for a buffer's worth (or the end), which
+	// an official file, tens of MB, soon gives.
+	head, _ := br.Peek(br.Size())
+	if format.SQuADExport(head) {
+		return false, true, nil
 	}
 	if first != '[' {
-		return false, nil
+		return false, false, nil
 	}
-	// An array is no SQuAD file; its first item says what it may be. Peek waits for a buffer's
-	// worth (or the end), which only a file that is no SQuAD file pays.
-	head, _ := br.Peek(br.Size())
-	switch keys := firstItemKeys(head); {
-	case keys["paragraphs"]: // the "data" list alone
-		return false, fmt.Errorf(`%s: a JSON array of articles, so no %s file (its articles are in {"data": [articles]}): wrap the array as {"data": [...]}`, in.DisplayName(), dataset)
-	case keys["question"] && keys["answers"]: // a Hugging Face export saved as a JSON array
-		return false, fmt.Errorf(`%s: a JSON array of questions, so no %s file (its questions are in {"data": [articles]}); %s`, in.DisplayName(), dataset, hfHint)
+	// An array is no SQuAD file; its first item says what it may be.
+	switch keys := format.FirstMembers(head); {
+	case keys["paragraphs"] != nil: // the "data" list alone
+		return false, false, fmt.Errorf(`%s: a JSON array of articles, so no %s file (its articles are in {"data": [articles]}): wrap the array as {"data": [...]}`, in.DisplayName(), dataset)
+	case keys["question"] != nil && keys["answers"] != nil: // questions, but not as a Hugging Face export holds them
+		return false, false, fmt.Errorf(`%s: a JSON array of questions, so no %s file (its questions are in {"data": [articles]}); %s`, in.DisplayName(), dataset, hfHint)
 	}
-	return false, nil
-}
-
-// firstItemKeys returns the keys of the first item of the JSON array that head starts, when that
-// item is an object: as many of them as head holds (a key is taken before its value is read).
-func firstItemKeys(head []byte) map[string]bool {
-	keys := map[string]bool{}
-	dec := json.NewDecoder(bytes.NewReader(head))
-	for _, want := range []json.Delim{'[', '{'} {
-		if tok, err := dec.Token(); err != nil || tok != want {
-			return keys
-		}
-	}
-	for dec.More() {
-		tok, err := dec.Token()
-		key, ok := tok.(string)
-		if err != nil || !ok {
-			break
-		}
-		keys[key] = true
-		var value json.RawMessage
-		if dec.Decode(&value) != nil {
-			break
-		}
-	}
-	return keys
+	return false, false, nil
 }
 
 // emitArticle emits the records of art's questions, or their bad lines.
@@ -155,18 +144,20 @@ func emitArticle(in Input, art *squadArticle, emit Emit, dataset, lang string) e
 }
 
 // noSQuADData is the error of a file without a "data" list; hf says its first object has a
-// question and answers of its own.
+// question and answers of its own, though not as a Hugging Face export holds them (or not within
+// its first 64 kB).
 func noSQuADData(in Input, dataset string, hf bool) error {
-	if hf { // a Hugging Face export: a question a line, named squad_v2-….jsonl
+	if hf { // a file of questions, a question a line
 		return fmt.Errorf(`%s: no "data" list, so no %s file (its questions are in {"data": [articles]}); %s`, in.DisplayName(), dataset, hfHint)
 	}
 	// another file read as SQuAD would give no record without a word
 	return fmt.Errorf(`%s: no "data" list, so no %s file (its questions are in {"data": [articles]})`, in.DisplayName(), dataset)
 }
 
-// hfHint says how a file of one question an object loads: a Hugging Face export of SQuAD, which a
-// name such as squad_v2-validation.jsonl has detected as a SQuAD file.
-const hfHint = "a file of one question an object, as a Hugging Face export holds them, loads with --format jsonl --map answers=answers.text"
+// hfHint says how a file of one question an object loads that is no Hugging Face export of SQuAD
+// as squadExport reads one (its answers a list, say), which a name such as squad_qa.jsonl has
+// detected as a SQuAD file.
+const hfHint = `a file of one question an object loads with --format jsonl (see --map), and a Hugging Face export of SQuAD as squad when its first question has a context and "answers": {"text": [...], "answer_start": [...]}`
 
 // squadArticle is one article of a SQuAD file: its title, the contexts of its paragraphs and
 // its questions, each with the paragraph it belongs to.
