@@ -71,6 +71,12 @@ func loadSQuADExport(in Input, opt Options, emit Emit, dataset, lang string) err
 		})
 	})
 	if err != nil {
+		// A read error (a cut .gz file): the questions held were read whole, and come out ahead
+		// of it as another format's records read before it do. After an error of emit (--strict,
+		// --limit, a signal) nothing is held, the queue having been flushed.
+		if ferr := q.flush(); ferr != nil {
+			return ferr
+		}
 		return err
 	}
 	return q.flush()

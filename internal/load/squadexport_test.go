@@ -3,6 +3,8 @@ package load
 import (
 	"bytes"
 	"encoding/json"
+	"errors"
+	"io"
 	"os"
 	"path/filepath"
 	"reflect"
@@ -216,5 +218,32 @@ func TestSQuADExportCMRC(t *testing.T) {
 	want := `{"schema":1,"id":"cmrc2018:DEV_0_QUERY_0","dataset":"cmrc2018","lang":"zh","question":"《战国无双3》是由哪两个公司合作开发的？","answers":["光荣和ω-force","光荣和ω-force"],"context":[{"text":"《战国无双3》是由光荣和ω-force开发的战国无双系列的正统第三续作。"}],"meta":{"answer_start":[11,11]}}`
 	if strings.TrimSpace(buf.String()) != want {
 		t.Errorf("record %s, want %s", buf.String(), want)
+	}
+}
+
+// TestSQuADExportReadError: a read error (a cut .gz file) while the questions of an export are
+// held still lets the records read before it out, ahead of the error, as every other format's
+// load writes the records it read before the file failed.
+func TestSQuADExportReadError(t *testing.T) {
+	const lines = `{"id":"a","title":"T","context":"c","question":"q?","answers":{"text":["x"],"answer_start":[0]}}` + "\n" +
+		`{"id":"b","title":"T","context":"c","question":"q?","answers":{"text":["y"],"answer_start":[0]}}` + "\n"
+	cut := errors.New("gzip data ends early")
+	for _, dataset := range []Loader{SQuAD, CMRC2018} {
+		var ids []string
+		err := dataset(Input{Name: "v.jsonl.gz", R: io.MultiReader(strings.NewReader(lines), errReader{cut})}, Options{},
+			func(r *record.Record, _ int, bad error) error {
+				if bad != nil {
+					t.Errorf("bad item %v", bad)
+				} else {
+					ids = append(ids, r.ID)
+				}
+				return nil
+			})
+		if !errors.Is(err, cut) {
+			t.Errorf("error %v, want the read error", err)
+		}
+		if len(ids) != 2 {
+			t.Errorf("records before the read error %q, want the 2 read", ids)
+		}
 	}
 }
