@@ -65,7 +65,9 @@ var cmrcQueryKeys = jsonKeys(cmrcQuery{})
 // item, as is a paragraph of an article without "qas".
 //
 // A Hugging Face export of CMRC 2018 (the cmrc2018 dataset's: SQuAD's features, without a title)
-// loads as SQuAD's export does (loadSQuADExport), whether a question a line or a JSON array.
+// loads as SQuAD's export does (loadSQuADExport), whether a question a line or a JSON array,
+// but for a question whose answers.text is []: no answer and no type, as the official file's
+// "answers": [] loads, CMRC 2018 having no unanswerable question.
 func CMRC2018(in Input, opt Options, emit Emit) error {
 	br := bufio.NewReaderSize(in.R, 1<<16)
 	in.R = br

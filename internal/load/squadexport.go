@@ -46,14 +46,20 @@ var squadExportHold = 16 << 20 // a variable for the tests
 // until an unanswerable one comes, or the file ends, or squadExportHold bytes of them are held,
 // which makes the export v1.1's: an unanswerable question after that (a v2.0 export whose first
 // 16 MiB hold none) is warned of (opt.Warn), with the answered questions that went out untyped,
-// and the answered ones after it have type has_answer.
+// and the answered ones after it have type has_answer. A CMRC 2018 export (dataset cmrc2018) is
+// never v2.0's: its questions come out as they are read, answers.text [] giving answers [].
 func loadSQuADExport(in Input, opt Options, emit Emit, dataset, lang string) error {
 	q := &squadExportQueue{emit: emit}
+	// CMRC 2018 has no unanswerable question, and its official file none with is_impossible: a
+	// question of its export whose answers.text is [] loads as the file's "answers": [] does (no
+	// answer, no type), and nothing is held.
+	v2Like := dataset == "squad"
+	q.decided = !v2Like
 	id := itemID(dataset+":", "id")
 	err := eachItemAt(in, opt, q.badEmit, id, func(raw jsonRaw, at itemAt, emit Emit) error {
 		raw = bytes.Clone(raw) // the reader's buffer, which the next item is read into
 		rec := func(v2 bool) (*record.Record, error) { return squadExportRecord(in, at.line, raw, v2, dataset, lang) }
-		unanswerable := squadExportUnanswerable(raw)
+		unanswerable := v2Like && squadExportUnanswerable(raw)
 		if unanswerable && q.decided && !q.v2 && q.untyped > 0 && opt.Warn != nil {
 			opt.Warn(fmt.Sprintf("%s:%d (id %q): an unanswerable question (answers.text []) after the first 16 MiB of a "+
 				"SQuAD export held none, which read it as SQuAD v1.1's: %s before it went out without type "+

@@ -221,6 +221,40 @@ func TestSQuADExportCMRC(t *testing.T) {
 	}
 }
 
+// TestSQuADExportCMRCEmpty: a CMRC 2018 export's question whose answers.text is [] loads as the
+// official file's question with "answers": [] does (answers [], no type), and the others stay
+// untyped: CMRC 2018 has no unanswerable question, and [""] would make cmrc_em score an empty
+// prediction right where cmrc2018_evaluate.py stops on the question (max() of no score).
+func TestSQuADExportCMRCEmpty(t *testing.T) {
+	const official = `{"version":"v1.0","data":[{"title":"T","paragraphs":[{"context":"北京是中国的首都。","qas":[` +
+		`{"id":"Q0","question":"中国的首都是哪里？","answers":[{"text":"北京","answer_start":0}]},` +
+		`{"id":"Q1","question":"上海在哪里？","answers":[]}]}]}]}`
+	dir := t.TempDir()
+	write := func(name string, data []byte) string {
+		p := filepath.Join(dir, name)
+		if err := os.WriteFile(p, data, 0o644); err != nil {
+			t.Fatal(err)
+		}
+		return p
+	}
+	want, bads := loadFile(t, CMRC2018, write("cmrc2018_dev.json", []byte(official)))
+	if len(want) != 2 || len(bads) > 0 {
+		t.Fatalf("official: %d records, bad items %v", len(want), bads)
+	}
+	for _, array := range []bool{false, true} {
+		got, bads := loadFile(t, CMRC2018, write("validation.jsonl", toSQuADExport(t, []byte(official), array)))
+		if len(got) != 2 || len(bads) > 0 {
+			t.Fatalf("export (array %v): %d records, bad items %v", array, len(got), bads)
+		}
+		for i := range want {
+			if got[i].Type != want[i].Type || !reflect.DeepEqual(got[i].Answers, want[i].Answers) {
+				t.Errorf("export (array %v): record %s: type %q answers %q, want type %q answers %q as the official file's",
+					array, got[i].ID, got[i].Type, got[i].Answers, want[i].Type, want[i].Answers)
+			}
+		}
+	}
+}
+
 // TestSQuADExportReadError: a read error (a cut .gz file) while the questions of an export are
 // held still lets the records read before it out, ahead of the error, as every other format's
 // load writes the records it read before the file failed.
