@@ -68,6 +68,11 @@ func loadSQuADExport(in Input, opt Options, emit Emit, dataset, lang string) err
 				in.DisplayName(), at.line, id(raw), english.Count(q.untyped, "answered question", "answered questions")))
 		}
 		q.v2 = q.v2 || unanswerable
+		if unanswerable {
+			q.unanswerable++
+		} else {
+			q.answered = true
+		}
 		return q.add(len(raw), func() error {
 			r, bad := rec(q.v2)
 			if r != nil && r.Type == "" {
@@ -85,7 +90,18 @@ func loadSQuADExport(in Input, opt Options, emit Emit, dataset, lang string) err
 		}
 		return err
 	}
-	return q.flush()
+	if err := q.flush(); err != nil {
+		return err
+	}
+	if !q.answered && q.unanswerable > 0 && opt.Warn != nil {
+		// A split whose answers are withheld (a test split of a SQuAD-shaped dataset) reads as
+		// all unanswerable, and a prediction that abstains would score 1 on every question.
+		opt.Warn(fmt.Sprintf("%s: none of its %s has an answer (answers.text [] in every one): each is "+
+			"scored as SQuAD v2.0's unanswerable question, right only when the prediction is empty; "+
+			"if the split's answers are withheld (a test split), its scores mean nothing",
+			in.DisplayName(), english.Count(q.unanswerable, "question", "questions")))
+	}
+	return nil
 }
 
 // squadExportQueue holds the records of an export's questions until it is known whether the
@@ -97,6 +113,10 @@ type squadExportQueue struct {
 	decided bool // the questions are no longer held
 	v2      bool // an unanswerable question was read
 	untyped int  // the answered questions that went out without a type
+	// answered is whether a question with an answer was read, and unanswerable counts those
+	// without one, for the warning of an export with none answered.
+	answered     bool
+	unanswerable int
 }
 
 // add holds out, which emits an item of size bytes, or calls it once the export is known.

@@ -146,6 +146,10 @@ func TestSQuADExportTyping(t *testing.T) {
 		{"v2.0 past the bytes held", q("a", `"x"`) + q("b", `"y"`) + q("c", ``) + q("d", `"z"`), 1,
 			[]string{"=x", "=y", "no_answer=", "has_answer=z"},
 			`v.jsonl:3 (id "squad:c"): an unanswerable question (answers.text []) after the first 16 MiB of a SQuAD export held none, which read it as SQuAD v1.1's: 2 answered questions before it went out without type has_answer`},
+		{"no question answered", q("a", ``) + q("b", ``), 16 << 20, []string{"no_answer=", "no_answer="},
+			`v.jsonl: none of its 2 questions has an answer (answers.text [] in every one)`},
+		{"one question, unanswerable", q("a", ``), 16 << 20, []string{"no_answer="},
+			`v.jsonl: none of its 1 question has an answer`},
 	}
 	for _, tt := range tests {
 		before := squadExportHold
