@@ -79,8 +79,11 @@ func TestFleissKappa(t *testing.T) {
 		t.Errorf("FleissKappa(%v) = %v, want 0.466667", two, got)
 	}
 	// Items rated by different numbers of raters: P_i has no common n, κ is undefined.
-	if got := FleissKappaCounts([][]int{{2, 0}, {1, 2}}); !math.IsNaN(got) {
-		t.Errorf("FleissKappaCounts(uneven rows) = %v, want NaN", got)
+	// Fewer raters on a later item than on the first is as undefined as more.
+	for _, c := range [][][]int{{{2, 0}, {1, 2}}, {{2, 0}, {1, 0}}, {{1, 1}, {0, 1}, {2, 0}}} {
+		if got := FleissKappaCounts(c); !math.IsNaN(got) {
+			t.Errorf("FleissKappaCounts(%v) (uneven rows) = %v, want NaN", c, got)
+		}
 	}
 	// Every rating in one category (P̄e = 1), or a single rater per item: κ is undefined, NaN,
 	// not a division by zero.
