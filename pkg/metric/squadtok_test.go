@@ -1,7 +1,9 @@
 package metric
 
 import (
+	"math"
 	"math/rand/v2"
+	"strconv"
 	"strings"
 	"testing"
 
@@ -183,4 +185,33 @@ func BenchmarkSquadEMF1(b *testing.B) {
 		SquadEM(p.Prediction, p.References)
 		SquadF1(p.Prediction, p.References)
 	})
+}
+
+// TestOverlapSixtyFourTokens: a reference of 63 to 66 tokens whose last token the prediction
+// repeats shares that token once (evaluate-v1.1.py's Counter intersection), on either side of
+// the 64 tokens a small overlap's marks hold: P = 1/3, R = 1/n, F1 = 2/(n+3).
+func TestOverlapSixtyFourTokens(t *testing.T) {
+	for n := 63; n <= 66; n++ {
+		words := make([]string, n)
+		for i := range n - 1 {
+			words[i] = "w" + strconv.Itoa(i)
+		}
+		words[n-1] = "z"
+		ref := strings.Join(words, " ")
+		s := getScratch()
+		p, r := s.squad("z z z"), s.squad(ref)
+		if got := s.overlap(p, r); got != 1 {
+			t.Errorf("overlap(z z z, %d tokens ending in z) = %d, want 1", n, got)
+		}
+		if got := s.overlap(r, p); got != 1 {
+			t.Errorf("overlap(%d tokens ending in z, z z z) = %d, want 1", n, got)
+		}
+		putScratch(s)
+		if got, want := SquadF1("z z z", []string{ref}), 2.0/float64(n+3); math.Abs(got-want) > 1e-15 {
+			t.Errorf("SquadF1(z z z, %d tokens ending in z) = %v, want %v", n, got, want)
+		}
+		if got, want := SquadF1(ref, []string{"z z z"}), 2.0/float64(n+3); math.Abs(got-want) > 1e-15 {
+			t.Errorf("SquadF1(%d tokens ending in z, z z z) = %v, want %v", n, got, want)
+		}
+	}
 }
