@@ -28,6 +28,11 @@ func TestDetectByName(t *testing.T) {
 		{"dev.json", `{"data": [{"paragraphs": [{"context": "成吉思汗", "qas": [{"question": "Who founded it?"}]}]}]}`, "squad"},
 		{"dev.json", `{"data": [{"paragraphs": [{"context": "成吉思汗", "qas": [{"question": "谁", "id": "q"}]}]}]}`, "cmrc2018"},
 		{"mine.ndjson", `{"q": 1}`, "jsonl"},
+		// EvaLearn's sequences and problems, and CMRC 2018's trial layout, by their keys alone.
+		{"seqs.jsonl", `{"sequence_id": 1, "type": "Logical Reasoning", "question_ids": [614, 615]}`, "evalearn"},
+		{"problems.jsonl", `{"id": 614, "type": "Extraction", "prompt": ["p"], "rubric": "r", "canonical_answer": "a"}`, "evalearn"},
+		{"evalearn_problems.jsonl", `{"id": 614}`, "evalearn"},
+		{"trial.json", `[{"context_id": "TRIAL_0", "context_text": "长江", "qas": [{"query_id": "TRIAL_0_QUERY_0", "query_text": "q", "answers": ["a"]}]}]`, "cmrc2018"},
 		// A first line qapipe wrote is records, whatever the name or the other keys say.
 		{"hotpotqa_run.jsonl", "\n" + `{"schema":1,"id":"hotpotqa:1","meta":{"supporting_facts":[],"_id":"x"}}` + "\n{", "records"},
 		{"evalearn_run.jsonl", `{"schema":1,"id":"e:1:1","rubric":"r","meta":{"prompt":"p","canonical_answer":"a"}}`, "records"},
