@@ -165,6 +165,8 @@ func FuzzLoaders(f *testing.F) {
 	f.Add([]byte(`{"q":"x","prediction":"p","prediction_score":-1e-3,"prediction_supporting_facts":[["T",0],["U",1.0]]}` + "\n" +
 		`{"q":"y","prediction":1,"prediction_score":1e400,"prediction_supporting_facts":[]}` + "\n"))
 	f.Add([]byte("q,prediction,prediction_score\nx,p, .5 \ny,,NaN\nz,q,\n"))
+	f.Add([]byte(`{"id":"a","title":"T","context":"c","question":"q?","answers":{"text":["c"],"answer_start":[0]}}` + "\n" +
+		`{"id":"b","title":"T","context":"c","question":"q?","answers":{"text":[],"answer_start":[]},"index":1}` + "\n")) // a SQuAD export
 	m, _ := ParseMap("question=q,answers=gold,id=qid,type=category")
 	paths, _ := ParseMap("question=q.text,answers=answers.text,id=meta.qid,context=c\\.d")
 	f.Fuzz(func(t *testing.T, data []byte) {
