@@ -60,6 +60,7 @@ func TestSequentialFailures(t *testing.T) {
 		// wantPred and wantJudge map record index → substring of the prediction / judgment error
 		wantPred, wantJudge map[int]string
 		asked               map[int]int // call index → times asked, for the calls that differ from 1
+		rubric              string      // when set, the JSON of position 3's rubric in the input
 	}{
 		{
 			name:     "empty answer",
@@ -88,6 +89,25 @@ func TestSequentialFailures(t *testing.T) {
 			asked:     map[int]int{13: 3}, // asked again --judge-parse-retries (2) times
 		},
 		{
+			// EvaLearn's judge could not grade the answer: it is not asked, to be paid for in vain.
+			name:     "position without a rubric",
+			rubric:   `""`,
+			wantPred: map[int]string{2: "no rubric", 3: skipped3, 4: skipped3, 5: skipped3, 6: skipped3},
+			asked:    map[int]int{4: 0, 5: 0, 6: 0, 7: 0, 8: 0, 9: 0, 10: 0, 11: 0, 12: 0, 13: 0},
+		},
+		{
+			name:     "position whose rubric is white space",
+			rubric:   `" \n"`,
+			wantPred: map[int]string{2: "no rubric", 3: skipped3, 4: skipped3, 5: skipped3, 6: skipped3},
+			asked:    map[int]int{4: 0, 5: 0, 6: 0, 7: 0, 8: 0, 9: 0, 10: 0, 11: 0, 12: 0, 13: 0},
+		},
+		{
+			name:     "position with a null rubric",
+			rubric:   `null`,
+			wantPred: map[int]string{2: "no rubric", 3: skipped3, 4: skipped3, 5: skipped3, 6: skipped3},
+			asked:    map[int]int{4: 0, 5: 0, 6: 0, 7: 0, 8: 0, 9: 0, 10: 0, 11: 0, 12: 0, 13: 0},
+		},
+		{
 			name:      "failed verdict",
 			faults:    map[int]fault{11: {status: 400}},
 			wantJudge: map[int]string{5: "judge call"},
@@ -99,7 +119,11 @@ func TestSequentialFailures(t *testing.T) {
 		t.Run(tt.name, func(t *testing.T) {
 			srv := newReplayServer(t, calls)
 			srv.faults = tt.faults
-			recs, stderr, err := seqRun(t, seqInput(t), seqArgs(t, srv.URL)...)
+			in := seqInput(t)
+			if tt.rubric != "" {
+				in = withRubric(t, tt.rubric)
+			}
+			recs, stderr, err := seqRun(t, in, seqArgs(t, srv.URL)...)
 			if got := command.ExitCode(err); got != 3 {
 				t.Errorf("exit code %d, want 3 (%v)\n%s", got, err, stderr)
 			}
@@ -121,6 +145,23 @@ func TestSequentialFailures(t *testing.T) {
 			}
 		})
 	}
+}
+
+// withRubric is the test input with position 3's rubric (its third line's) the JSON value rubric.
+func withRubric(t *testing.T, rubric string) string {
+	t.Helper()
+	in := lines(t)
+	var m map[string]json.RawMessage
+	if err := json.Unmarshal([]byte(in[2]), &m); err != nil {
+		t.Fatal(err)
+	}
+	m["rubric"] = json.RawMessage(rubric)
+	b, err := json.Marshal(m)
+	if err != nil {
+		t.Fatal(err)
+	}
+	in[2] = string(b)
+	return strings.Join(in, "\n") + "\n"
 }
 
 func checkFailure(t *testing.T, rec *record.Record, wantPred, wantJudge map[int]string, i int) {
@@ -681,55 +722,5 @@ func TestSequenceGapFromZero(t *testing.T) {
 	want := "position 0 in sequence s: want a position of 1 or more, as qa-learncurve reads it"
 	if len(recs) != 2 || recs[0].Prediction == nil || recs[0].Prediction.Error != want {
 		t.Errorf("records %+v, want the first to fail with %q", recs, want)
-	}
-}
-
-// TestSequentialNoRubric checks that a position without a rubric, which EvaLearn's judge cannot
-// grade, fails before its answer is asked: the answer would be paid for and never judged. The
-// positions after it are skipped, as after any failed position, and the other sequence runs.
-func TestSequentialNoRubric(t *testing.T) {
-	calls := loadTranscript(t)
-	for _, rubric := range []string{`""`, `" \n"`, `null`} {
-		t.Run(rubric, func(t *testing.T) {
-			in := lines(t)
-			var m map[string]any
-			if err := json.Unmarshal([]byte(in[2]), &m); err != nil {
-				t.Fatal(err)
-			}
-			if err := json.Unmarshal([]byte(rubric), new(any)); err != nil {
-				t.Fatal(err)
-			}
-			var r any
-			json.Unmarshal([]byte(rubric), &r) //nolint:errcheck // checked above
-			m["rubric"] = r
-			b, err := json.Marshal(m)
-			if err != nil {
-				t.Fatal(err)
-			}
-			in[2] = string(b)
-			srv := newReplayServer(t, calls)
-			recs, stderr, err := seqRun(t, strings.Join(in, "\n")+"\n", seqArgs(t, srv.URL)...)
-			if got := command.ExitCode(err); got != 3 {
-				t.Errorf("exit code %d, want 3 (%v)\n%s", got, err, stderr)
-			}
-			srv.check(t)
-			if len(recs) != 14 {
-				t.Fatalf("got %d records, want 14", len(recs))
-			}
-			for i := range calls {
-				want := 1
-				if i >= 4 && i < 14 {
-					want = 0 // position 3's answer and verdict, and the positions after it
-				}
-				if got := srv.asked(i); got != want {
-					t.Errorf("call %d asked %d times, want %d", i, got, want)
-				}
-			}
-			const skipped = "skipped: position 3 failed"
-			wantPred := map[int]string{2: "no rubric", 3: skipped, 4: skipped, 5: skipped, 6: skipped}
-			for i, rec := range recs {
-				checkFailure(t, rec, wantPred, nil, i)
-			}
-		})
 	}
 }
