@@ -376,7 +376,9 @@ func (s *drySolver) line(rec *record.Record, dup bool) dryPrediction {
 			break
 		}
 		d.Then = fmt.Sprintf("the student call, once position %d is answered and judged (its prompt holds them)", s.asked)
-	case a.passesSolved(rec): // a failed verdict is solved again under --retry-errors, as in the run
+	case !s.solving && a.passesSolved(rec): // a failed verdict is solved again under --retry-errors, as in the run
+		// Once a position is solved, from the cache alone too, those after it are asked with its
+		// answer and verdict, as the run asks them (settled).
 		d.AlreadyPredicted = true
 		if h, why := a.earlier(rec); why != "" {
 			s.broken = why
