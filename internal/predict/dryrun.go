@@ -124,7 +124,7 @@ func (a *app) dryRunAll(ctx context.Context, src *command.Source) error {
 	a.prompts.reportCut(a.stderr)
 	a.seq.warnGaps(a)
 	if needsJudge != "" {
-		fmt.Fprintf(a.stderr, "qa-predict: warning: a run needs --judge-model: the input has records with a sequence (%s), each answer judged before the next is asked\n", needsJudge)
+		fmt.Fprintf(a.stderr, "qa-predict: warning: a run needs --judge-model: the input has records with a sequence (%s), each answer judged before the next is asked (give it to the dry run too, to see the requests)\n", needsJudge)
 	}
 	// A failed prediction passed through fails the run (exit 3), and so the dry run, which says
 	// what the run would do.
@@ -149,7 +149,7 @@ func (a *app) dryBatch(b *batch) (lines []dryPrediction, judged string) {
 		a.seq.checkWhole(b, func(rec *record.Record) bool { return !a.passesSolved(rec) }) // as drySequence asks
 		lines = a.drySequence(b)
 		for _, d := range lines { // the first that a run would ask, and so judge
-			if a.seq.judgeModel == "" && judged == "" && len(d.Requests) > 0 {
+			if judged == "" && d.Error == errNeedsJudge {
 				judged = d.ID
 			}
 		}
@@ -351,6 +351,9 @@ type drySolver struct {
 	asked   int    // the position asked, once one is
 	broken  string // why the positions after a failed one are skipped, once one is
 	solving bool   // a position is asked, or fails to be: those after it are not passed
+	// unjudged: a position would be asked with no --judge-model, which the run fails, and every
+	// position after it (unjudged), asking none.
+	unjudged bool
 }
 
 // line is the dry-run line of rec, the next position in order; dup says it repeats the position
@@ -359,6 +362,8 @@ func (s *drySolver) line(rec *record.Record, dup bool) dryPrediction {
 	a := s.a
 	d := dryPrediction{ID: rec.ID}
 	switch {
+	case s.unjudged:
+		d.Error = errNeedsJudge
 	case rec.Sequence.Position < 1 && !a.passesSolved(rec): // as the run fails it
 		d.Error = noPosition(rec, s.seq)
 	case (s.broken != "" || dup) && !s.solving && a.passesSolved(rec): // as the run keeps it
@@ -385,6 +390,9 @@ func (s *drySolver) line(rec *record.Record, dup bool) dryPrediction {
 		} else {
 			s.history = append(s.history, h)
 		}
+	case a.seq.judge == nil: // no --judge-model: the run asks none of the positions left (unjudged)
+		s.unjudged = true
+		d.Error = errNeedsJudge
 	default:
 		s.solving = true
 		req, err := a.studentRequest(rec, s.history)
@@ -403,7 +411,7 @@ func (s *drySolver) line(rec *record.Record, dup bool) dryPrediction {
 			s.broken = fmt.Sprintf("position %d failed", rec.Sequence.Position)
 			break
 		}
-		if !c.Cached || a.seq.judge == nil {
+		if !c.Cached {
 			d.Then = "EvaLearn's rubric judge on the answer (--judge-model)"
 			s.asked = rec.Sequence.Position
 			break

@@ -92,11 +92,10 @@ func TestDryRunShowsWhatIsSent(t *testing.T) {
 
 // TestDryRunSequences: for EvaLearn sequences the dry run shows each sequence's first student
 // request, which must be the request EvaLearn's own evaluate.py made (the recorded transcript)
-// with --seed as a run sends it, and names the later positions as waiting; it needs no judge
-// model or key.
+// with --seed as a run sends it, and names the later positions as waiting; it needs no key.
 func TestDryRunSequences(t *testing.T) {
 	calls := loadTranscript(t)
-	dry, stderr, code := dryRunLines(t, seqInput(t), "--provider", "openai", "--model", "fake-client", "--seed", "7")
+	dry, stderr, code := dryRunLines(t, seqInput(t), "--provider", "openai", "--model", "fake-client", "--seed", "7", "--judge-model", "fake-judge")
 	if code != 0 {
 		t.Fatalf("dry run exit %d; stderr %s", code, stderr)
 	}
@@ -150,7 +149,7 @@ func TestDryRunSequenceWithoutTurns(t *testing.T) {
 	}
 	var msgs [2][]model.Message
 	for i, withTurns := range []bool{false, true} {
-		dry, stderr, code := dryRunLines(t, jsonl(t, pos(1, withTurns), pos(2, withTurns)), "--provider", "openai", "--model", "gpt-4o")
+		dry, stderr, code := dryRunLines(t, jsonl(t, pos(1, withTurns), pos(2, withTurns)), "--provider", "openai", "--model", "gpt-4o", "--judge-model", "gpt-4o")
 		if code != 0 || len(dry) != 2 || len(dry[1].Requests) != 1 {
 			t.Fatalf("turns %v: dry run exit %d, lines %+v; stderr %s", withTurns, code, dry, stderr)
 		}
@@ -329,7 +328,7 @@ func TestDryRunSequenceBlankQuestion(t *testing.T) {
 		{"blank question, a turn with one", rec(1, " ", "Question 1?"), false},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
-			dry, stderr, _ := dryRunLines(t, jsonl(t, tc.rec), "--provider", "openai", "--model", "gpt-4o")
+			dry, stderr, _ := dryRunLines(t, jsonl(t, tc.rec), "--provider", "openai", "--model", "gpt-4o", "--judge-model", "gpt-4o")
 			if len(dry) != 1 {
 				t.Fatalf("dry run lines %+v; stderr %s", dry, stderr)
 			}

@@ -88,12 +88,16 @@ func (a *app) solve(ctx context.Context, b *batch) (*batch, error) {
 	return b, a.solveSequence(ctx, b)
 }
 
+// errNeedsJudge is the error of the positions of a sequence that a run without --judge-model
+// would ask: it asks none.
+const errNeedsJudge = "needs --judge-model: the answers of a sequence (EvaLearn) are judged as they come, each verdict part of the next question's history"
+
 // unjudged fails recs, the positions of batch b from the first that needs a call on, for want of
 // --judge-model: an error on each record, not a usage error, as it is found only here, perhaps
 // after other records were answered (and paid for), which must still be written.
 func (a *app) unjudged(b *batch, recs []*record.Record) {
 	for _, rec := range recs {
-		a.fail(rec, "needs --judge-model: the answers of a sequence (EvaLearn) are judged as they come, each verdict part of the next question's history")
+		a.fail(rec, errNeedsJudge)
 	}
 	a.seq.mu.Lock()
 	if a.seq.noJudge == "" || b.index < a.seq.noJudgeAt {
