@@ -320,7 +320,7 @@ func (a *app) dryReappeared(b *batch) map[*record.Record]dryPrediction {
 	for _, rec := range b.recs {
 		d := dryPrediction{ID: rec.ID, AlreadyPredicted: a.passesSolved(rec)} // as the run passes it
 		if !d.AlreadyPredicted {
-			d.Error = fmt.Sprintf("sequence %s reappears after other records", b.seq)
+			d.Error = reappeared(b.seq)
 		}
 		out[rec] = d
 	}

@@ -81,11 +81,17 @@ func (a *app) solve(ctx context.Context, b *batch) (*batch, error) {
 				a.keep(rec)
 				continue
 			}
-			a.fail(rec, fmt.Sprintf("sequence %s reappears after other records: a sequence's records must be contiguous", b.seq))
+			a.fail(rec, reappeared(b.seq))
 		}
 		return b, nil
 	}
 	return b, a.solveSequence(ctx, b)
+}
+
+// reappeared is the error of the records of sequence seq still to answer that come after other
+// records than its own.
+func reappeared(seq string) string {
+	return fmt.Sprintf("sequence %s reappears after other records: a sequence's records must be contiguous", seq)
 }
 
 // errNeedsJudge is the error of the positions of a sequence that a run without --judge-model
@@ -292,6 +298,9 @@ func (a *app) earlier(rec *record.Record) (prompt.EvaLearnRecord, string) {
 	switch {
 	case rec.Prediction.Error != "":
 		return prompt.EvaLearnRecord{}, fmt.Sprintf("position %d failed", pos)
+	case verdict == "" && jg != nil && jg.Error != "":
+		// Not reached under --retry-errors, which solves such a position again (passesSolved).
+		return prompt.EvaLearnRecord{}, fmt.Sprintf("position %d's %s verdict failed (--retry-errors asks it again)", pos, judgeKey)
 	case verdict == "":
 		return prompt.EvaLearnRecord{}, fmt.Sprintf("position %d has a prediction but no %s verdict (use --force)", pos, judgeKey)
 	}
