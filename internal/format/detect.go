@@ -176,19 +176,38 @@ func mostlyHan(head []byte) bool {
 			if last != "title" && last != "context" && last != "question" && last != "text" {
 				break
 			}
-			for _, r := range t {
-				switch {
-				case r < utf8.RuneSelf && ('a' <= r|0x20 && r|0x20 <= 'z'):
-					latin++
-				case r >= 0x2E80 && unicode.Is(unicode.Han, r):
-					han++
-				}
-			}
+			h, l := scripts(t)
+			han, latin = han+h, latin+l
 		}
 		// A value ended: in an object, a key comes next.
 		key = len(objects) > 0 && objects[len(objects)-1]
 	}
 	return han > 0 && han >= latin
+}
+
+// MostlyHan reports whether texts hold at least as many Chinese characters as ASCII letters, as
+// a SQuAD-layout file's text is told Chinese (mostlyHan): a question of CMRC 2018, not one of
+// SQuAD that names a Chinese place.
+func MostlyHan(texts ...string) bool {
+	var han, latin int
+	for _, t := range texts {
+		h, l := scripts(t)
+		han, latin = han+h, latin+l
+	}
+	return han > 0 && han >= latin
+}
+
+// scripts counts the Chinese characters and the ASCII letters of s.
+func scripts(s string) (han, latin int) {
+	for _, r := range s {
+		switch {
+		case r < utf8.RuneSelf && ('a' <= r|0x20 && r|0x20 <= 'z'):
+			latin++
+		case r >= 0x2E80 && unicode.Is(unicode.Han, r):
+			han++
+		}
+	}
+	return han, latin
 }
 
 // SQuADExport reports whether head opens a Hugging Face export of SQuAD's questions

@@ -265,7 +265,7 @@ func (t *taker) takeFields(in Input, line int, rec *record.Record) error {
 	var err error
 	answers, ok := t.take("answers")
 	if rec.Answers, err = textList(answers, ok); err != nil {
-		return badf(in, line, rec.ID, "field %q: %v%s", m.source("answers"), err, textHint(answers, m.source("answers")))
+		return badf(in, line, rec.ID, "field %q: %v%s", m.source("answers"), err, textHint(answers, m.source("answers"), rec))
 	}
 	rawCtx, given := t.take("context")
 	ctx, err := textList(rawCtx, given)
@@ -327,14 +327,20 @@ func idName(in Input) string {
 // them, else "".
 //
 // An object that has "answer_start" too is a SQuAD export's, which the squad format reads as the
-// official file's questions, its unanswerable ones given the answer "" as --map cannot.
-func textHint(raw jsonRaw, src string) string {
+// official file's questions, its unanswerable ones given the answer "" as --map cannot, or, for
+// rec's Chinese question, CMRC 2018's, which the cmrc2018 format reads (exportFormat).
+func textHint(raw jsonRaw, src string, rec *record.Record) string {
 	obj, _, ok := members(raw)
 	if !ok || obj["text"] == nil {
 		return ""
 	}
 	if obj["answer_start"] != nil {
-		return fmt.Sprintf(` (an object with "text" and "answer_start", as a Hugging Face export of SQuAD holds answers: read the file with --format squad, or give --map answers=%s.text)`, src)
+		f, of := exportFormat(rec), "SQuAD"
+		if f == "cmrc2018" {
+			of = "CMRC 2018"
+		}
+		return fmt.Sprintf(` (an object with "text" and "answer_start", as a Hugging Face export of %s holds answers: read the file with --format %s, or give --map answers=%s.text)`,
+			of, f, src)
 	}
 	return fmt.Sprintf(` (an object with "text", as a Hugging Face export holds answers: give --map answers=%s.text)`, src)
 }
@@ -399,4 +405,15 @@ func textList(raw jsonRaw, ok bool) ([]string, error) {
 		out = append(out, s)
 	}
 	return out, nil
+}
+
+// exportFormat is the format that reads, without --format, the Hugging Face export in SQuAD's
+// features that rec's question comes from: cmrc2018 for Chinese text (its lang, or a question
+// mostly in Chinese characters, as format.Detect tells the file), whose questions all have
+// answers, else squad, whose v2.0 questions without one are unanswerable.
+func exportFormat(rec *record.Record) string {
+	if rec.IsChinese() || strings.TrimSpace(rec.Lang) == "" && format.MostlyHan(rec.Question) {
+		return "cmrc2018"
+	}
+	return "squad"
 }

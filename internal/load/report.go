@@ -239,7 +239,7 @@ func (c *genericCount) add(rec *record.Record, m Mapping) {
 	if len(rec.Answers) > 0 { // [""] is an answer: the question has none (unanswerable)
 		return
 	}
-	if squadExportEmpty(rec, m) {
+	if squadExportEmpty(rec, m) && exportFormat(rec) == "squad" { // CMRC 2018 has no unanswerable question
 		c.squadEmpty++
 	}
 	if c.noAnswers++; c.noAnswers == 1 {
