@@ -474,7 +474,7 @@ func TestDryRunCachedJudge(t *testing.T) {
 					judgeTokens += j.InputTokens
 				}
 			}
-			if want := fmt.Sprintf("requests to fake-judge, %d answered by the cache; the other %d: %d input tokens", 14-len(tt.lineError)-len(tt.named)-len(tt.priced), len(tt.priced), judgeTokens); !strings.Contains(stderr, want) {
+			if want := fmt.Sprintf("judge requests to fake-judge, %d answered by the cache; the other %d: %d input tokens", 14-len(tt.lineError)-len(tt.named)-len(tt.priced), len(tt.priced), judgeTokens); !strings.Contains(stderr, want) {
 				t.Errorf("dry run stderr %q, want it to hold %q", stderr, want)
 			}
 			recs, rerr, err := seqRun(t, seqInput(t), args...)
@@ -521,7 +521,7 @@ func TestDryRunRetriedVerdict(t *testing.T) {
 	if s, j := dry[6].Requests[0], dry[6].Requests[1]; !s.Cached || j.Cached || j.Stage != "judge" || j.Error != "" {
 		t.Errorf("dry run: position 7's requests %+v, %+v; want the student's cached, the judge's priced", s, j)
 	}
-	if !strings.Contains(stderr, "1 request to fake-judge, 0 answered by the cache; the other 1: ") {
+	if !strings.Contains(stderr, "1 judge request to fake-judge, 0 answered by the cache; the other 1: ") {
 		t.Errorf("dry run stderr %q, want the judge's request priced", stderr)
 	}
 	before := srv.answeredTotal()

@@ -79,8 +79,15 @@ type dryTally struct {
 	failedCached                             int  // the records a reply the cache answers with fails (dryCall.Error)
 	prices                                   model.Prices
 	model                                    string // the --model, whose requests the summary counts first
-	// byModel counts the requests to each model: the --model's, and the EvaLearn judge's.
-	byModel map[string]*dryModelTally
+	// byModel counts the requests to each model: the --model's, and the EvaLearn judge's apart,
+	// even under the same name.
+	byModel map[dryModel]*dryModelTally
+}
+
+// dryModel is whom a dry run's request goes to: a model, as the EvaLearn judge or not.
+type dryModel struct {
+	name  string
+	judge bool
 }
 
 // dryModelTally counts a dry run's requests to one model.
@@ -466,13 +473,14 @@ func (t *dryTally) count(d dryPrediction) {
 	failed := d.failedCached
 	for _, c := range d.Requests {
 		failed = failed || c.Error != ""
-		m := t.byModel[c.Model]
+		to := dryModel{name: c.Model, judge: c.Stage == "judge"}
+		m := t.byModel[to]
 		if m == nil {
 			m = &dryModelTally{}
 			if t.byModel == nil {
-				t.byModel = map[string]*dryModelTally{}
+				t.byModel = map[dryModel]*dryModelTally{}
 			}
-			t.byModel[c.Model] = m
+			t.byModel[to] = m
 		}
 		m.requests++
 		if c.Cached { // no call: nothing paid
@@ -503,12 +511,16 @@ func (t *dryTally) count(d dryPrediction) {
 // does not answer, by model, the --model's first, when the model has a price (saying so when calls
 // that need replies first are left out of it), after a warning when that alone is over --max-cost.
 func (t *dryTally) summarize(w io.Writer, maxCost float64) {
-	others := slices.Sorted(maps.Keys(t.byModel))
-	others = slices.DeleteFunc(others, func(m string) bool { return m == t.model })
+	student := dryModel{name: t.model}
+	others := slices.SortedFunc(maps.Keys(t.byModel), func(x, y dryModel) int {
+		return cmp.Or(cmp.Compare(x.name, y.name), boolCompare(x.judge, y.judge))
+	})
+	others = slices.DeleteFunc(others, func(m dryModel) bool { return m == student })
 	var parts []string
 	var input model.Dollars // the priced input of every model, summed exactly as the run sums its spend
-	for _, name := range append([]string{t.model}, others...) {
-		m := cmp.Or(t.byModel[name], &dryModelTally{})
+	for _, to := range append([]dryModel{student}, others...) {
+		name := to.name
+		m := cmp.Or(t.byModel[to], &dryModelTally{})
 		price := ""
 		switch c := m.input.Cost(t.prices, name); {
 		case m.tokens == 0:
@@ -527,7 +539,11 @@ func (t *dryTally) summarize(w io.Writer, maxCost float64) {
 		if t.looked {
 			cached = fmt.Sprintf(", %d answered by the cache; the other %d:", m.cached, m.requests-m.cached)
 		}
-		parts = append(parts, fmt.Sprintf("%s to %s%s %s (%s)%s", english.Count(m.requests, "request", "requests"), name, cmp.Or(cached, ","),
+		requests := english.Count(m.requests, "request", "requests")
+		if to.judge {
+			requests = english.Count(m.requests, "judge request", "judge requests")
+		}
+		parts = append(parts, fmt.Sprintf("%s to %s%s %s (%s)%s", requests, name, cmp.Or(cached, ","),
 			english.Count(m.tokens, "input token", "input tokens"), bpe.ForModel(name).Name(), price))
 	}
 	if warn := model.DryRunWarning(input.Float64(), maxCost); warn != "" {
@@ -546,4 +562,15 @@ func (t *dryTally) summarize(w io.Writer, maxCost float64) {
 		english.Count(t.records, "record", "records"), strings.Join(parts, "; "),
 		t.later, english.Form(t.later, "with a call that needs replies first", "with calls that need replies first"), batched,
 		t.already, carried, english.Count(t.errors, "error", "errors"))
+}
+
+// boolCompare orders false before true.
+func boolCompare(x, y bool) int {
+	switch {
+	case x == y:
+		return 0
+	case x:
+		return 1
+	}
+	return -1
 }

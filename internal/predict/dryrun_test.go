@@ -359,3 +359,19 @@ func TestDryRunHistoryWarning(t *testing.T) {
 		}
 	}
 }
+
+// TestDryRunJudgeApart: the summary counts and prices the EvaLearn judge's requests apart from
+// the student's, even when both go to the same model, after the student's: 1,000 and 2,000 tokens
+// of gpt-4o-mini at $0.15 a million.
+func TestDryRunJudgeApart(t *testing.T) {
+	tally := dryTally{prices: model.DefaultPrices(), model: "gpt-4o-mini"}
+	tally.count(dryPrediction{Requests: []dryCall{{Stage: "judge", Model: "gpt-4o-mini", InputTokens: 2000},
+		{Stage: "student", Model: "gpt-4o-mini", InputTokens: 1000}}})
+	var b strings.Builder
+	tally.summarize(&b, 0)
+	want := "1 record: 1 request to gpt-4o-mini, 1000 input tokens (o200k_base), input $0.000150; " +
+		"1 judge request to gpt-4o-mini, 2000 input tokens (o200k_base), input $0.000300;"
+	if !strings.Contains(b.String(), want) {
+		t.Errorf("summary %q, want it to hold %q", b.String(), want)
+	}
+}
