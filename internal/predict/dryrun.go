@@ -553,11 +553,7 @@ func (t *dryTally) summarize(w io.Writer, maxCost float64) {
 	if t.batched > 0 {
 		batched = fmt.Sprintf(", %d asked in another record's request (--batch-size)", t.batched)
 	}
-	carried := ""
-	if t.carried > 0 {
-		carried = fmt.Sprintf(" (%d %s)", t.carried, english.Form(t.carried,
-			"with a failed prediction: --retry-errors predicts it again", "with failed predictions: --retry-errors predicts them again"))
-	}
+	carried := carriedNote(t.carried)
 	fmt.Fprintf(w, "qa-predict: dry run, no calls: %s: %s; %d %s%s, %d already predicted%s, %s\n",
 		english.Count(t.records, "record", "records"), strings.Join(parts, "; "),
 		t.later, english.Form(t.later, "with a call that needs replies first", "with calls that need replies first"), batched,

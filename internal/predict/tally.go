@@ -240,14 +240,20 @@ func (t *tally) warnReplies(w io.Writer) {
 	}
 }
 
+// carriedNote is what the summaries add to the count of records passed through of the n (0 for
+// none) whose prediction failed, or, in an EvaLearn sequence, whose verdict failed: " (2 failed:
+// --retry-errors asks them again)".
+func carriedNote(n int) string {
+	if n == 0 {
+		return ""
+	}
+	return fmt.Sprintf(" (%d failed: --retry-errors asks %s again)", n, english.Form(n, "it", "them"))
+}
+
 func (t *tally) line() string {
 	t.mu.Lock()
 	defer t.mu.Unlock()
-	carried := ""
-	if t.carried > 0 {
-		carried = fmt.Sprintf(" (%d %s)", t.carried, english.Form(t.carried,
-			"with a failed prediction: --retry-errors predicts it again", "with failed predictions: --retry-errors predicts them again"))
-	}
+	carried := carriedNote(t.carried)
 	verdicts := "" // sequence mode: answers predicted whose verdict, asked in the run, failed
 	if t.verdicts > 0 {
 		verdicts = fmt.Sprintf(", %d with a failed verdict", t.verdicts)

@@ -25,9 +25,9 @@ func TestTallyLine(t *testing.T) {
 		{&tally{records: 3, errors: 3, notCalled: 1},
 			"3 records: 0 predicted (0 cached), 0 passed through, 3 errors (1 of them not called: interrupted);"},
 		{&tally{records: 2, passed: 2, carried: 1},
-			"2 records: 0 predicted (0 cached), 2 passed through (1 with a failed prediction: --retry-errors predicts it again), 0 errors;"},
+			"2 records: 0 predicted (0 cached), 2 passed through (1 failed: --retry-errors asks it again), 0 errors;"},
 		{&tally{records: 2, passed: 2, carried: 2},
-			"2 records: 0 predicted (0 cached), 2 passed through (2 with failed predictions: --retry-errors predicts them again), 0 errors;"},
+			"2 records: 0 predicted (0 cached), 2 passed through (2 failed: --retry-errors asks them again), 0 errors;"},
 	} {
 		if got := tc.t.line(); !strings.HasPrefix(got, tc.want) {
 			t.Errorf("line() = %q, want it to start %q", got, tc.want)
