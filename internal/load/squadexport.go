@@ -96,10 +96,13 @@ func loadSQuADExport(in Input, opt Options, emit Emit, dataset, lang string) err
 	if !q.answered && q.unanswerable > 0 && opt.Warn != nil {
 		// A split whose answers are withheld (a test split of a SQuAD-shaped dataset) reads as
 		// all unanswerable, and a prediction that abstains would score 1 on every question.
-		opt.Warn(fmt.Sprintf("%s: none of its %s has an answer (answers.text [] in every one): each is "+
-			"scored as SQuAD v2.0's unanswerable question, right only when the prediction is empty; "+
-			"if the split's answers are withheld (a test split), its scores mean nothing",
-			in.DisplayName(), english.Count(q.unanswerable, "question", "questions")))
+		none := fmt.Sprintf("none of its %d questions has an answer (answers.text [] in every one): each is", q.unanswerable)
+		if q.unanswerable == 1 {
+			none = "its one question has no answer (answers.text []): it is"
+		}
+		opt.Warn(fmt.Sprintf("%s: %s scored as SQuAD v2.0's unanswerable question, right only "+
+			"when the prediction is empty; if the split's answers are withheld (a test split), its scores mean nothing",
+			in.DisplayName(), none))
 	}
 	return nil
 }

@@ -149,7 +149,7 @@ func TestSQuADExportTyping(t *testing.T) {
 		{"no question answered", q("a", ``) + q("b", ``), 16 << 20, []string{"no_answer=", "no_answer="},
 			`v.jsonl: none of its 2 questions has an answer (answers.text [] in every one)`},
 		{"one question, unanswerable", q("a", ``), 16 << 20, []string{"no_answer="},
-			`v.jsonl: none of its 1 question has an answer`},
+			`v.jsonl: its one question has no answer (answers.text []): it is scored as SQuAD v2.0's unanswerable question`},
 	}
 	for _, tt := range tests {
 		before := squadExportHold

@@ -130,13 +130,16 @@ type judgeNames struct {
 
 const maxJudgeNames = 64
 
-func (j *judgeNames) add(name string) {
+// add counts name, unless maxJudgeNames other names are counted already and named is false:
+// --judge's name (named) is always counted, so that others on records without it cannot crowd it
+// out of the summary's judgments and into a warning that no record has it.
+func (j *judgeNames) add(name string, named bool) {
 	j.mu.Lock()
 	defer j.mu.Unlock()
 	if j.counts == nil {
 		j.counts = make(map[string]int)
 	}
-	if _, ok := j.counts[name]; ok || len(j.counts) < maxJudgeNames {
+	if _, ok := j.counts[name]; ok || named || len(j.counts) < maxJudgeNames {
 		j.counts[name]++
 	}
 }

@@ -173,7 +173,7 @@ func (s *scorer) countJudgeNames(it *item) {
 	case !s.judged:
 	case s.judge == "":
 		if name := it.judgmentName(); name != "" {
-			s.names.add(name)
+			s.names.add(name, false)
 			if len(rec.Judgments) > 1 {
 				for other, j := range rec.Judgments {
 					if j != nil && other != name {
@@ -183,12 +183,12 @@ func (s *scorer) countJudgeNames(it *item) {
 			}
 		}
 	case rec.Judgments[s.judge] != nil:
-		s.names.add(s.judge)
+		s.names.add(s.judge, true)
 	default:
 		others := false
 		for name, j := range rec.Judgments {
 			if j != nil {
-				s.names.add(name)
+				s.names.add(name, false)
 				others = true
 			}
 		}
