@@ -121,6 +121,12 @@ func cmrcSQuADArticle(in Input, emit Emit, raw jsonRaw, line int, art *cmrcArtic
 		}
 		var par cmrcParagraph
 		if err := decodeItem(in, parLines[i], "", praw, &par); err != nil {
+			// its context of the wrong kind, say: the questions decoded are skipped with it
+			var qs struct {
+				QAs []jsonRaw `json:"qas"`
+			}
+			_ = jsonUnmarshal(praw, &qs)
+			err = withItems(err, len(qs.QAs), "question", "questions")
 			if err := emit(nil, 0, at(err, fmt.Sprintf("paragraphs[%d]", i))); err != nil {
 				return err
 			}

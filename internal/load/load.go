@@ -144,8 +144,16 @@ func withItems(bad error, n int, singular, plural string) error {
 		return bad
 	}
 	moved := *re
-	moved.Err = fmt.Errorf("%w (%s skipped with it)", re.Err, english.Count(n, singular, plural))
+	moved.Err = skippedWith(re.Err, n, singular, plural)
 	return &moved
+}
+
+// skippedWith returns err saying that n items are skipped with it (err itself when n is 0).
+func skippedWith(err error, n int, singular, plural string) error {
+	if n == 0 {
+		return err
+	}
+	return fmt.Errorf("%w (%s skipped with it)", err, english.Count(n, singular, plural))
 }
 
 // The faults of a benchmark's fields are worded as the record reader words a record's, which

@@ -1070,6 +1070,9 @@ func TestFieldTypeWording(t *testing.T) {
 // TestSQuADLayoutWording: a value out of place in a SQuAD-layout file (SQuAD, CMRC 2018) stops
 // the load with its line and path (the files are one line), worded as the record reader words a
 // line of the wrong kind: an article that is a list reads "data[0]: want an object, got a list".
+// An article's title or a paragraph's context of the wrong kind is worded so too, but as the bad
+// item of that article or paragraph, which says how many questions are skipped with it, and the
+// load goes on (see TestSQuADTextFaults).
 func TestSQuADLayoutWording(t *testing.T) {
 	_, err := record.NewReader(strings.NewReader(`["t"]`+"\n"), "r.jsonl").Read()
 	var rerr *record.Error
@@ -1082,8 +1085,6 @@ func TestSQuADLayoutWording(t *testing.T) {
 		{"{\"data\": [\n5]}", "s.json:2: data[0]: want an object, got a number"},
 		{"{\"data\": [{\"paragraphs\": [\ntrue]}]}", "s.json:2: data[0].paragraphs[0]: want an object, got true or false"},
 		{"{\"data\": [{\"paragraphs\": [{\"qas\":\n\"q\"}]}]}", "s.json:2: data[0].paragraphs[0].qas: want a list, got a string"},
-		{"{\"data\": [{\"paragraphs\": []}, {\"title\":\n[\"t\"]}]}", "s.json:2: data[1].title: want a string, got a list"},
-		{"{\"data\": [{\"paragraphs\": [{\"context\": null}, {\"context\":\n5}]}]}", "s.json:2: data[0].paragraphs[1].context: want a string, got a number"},
 	} {
 		for _, load := range []Loader{SQuAD, CMRC2018} {
 			_, _, err := loadString(t, load, "s.json", tt.in, Options{})
@@ -1091,6 +1092,85 @@ func TestSQuADLayoutWording(t *testing.T) {
 				t.Errorf("%q: %v, want %q", tt.in, err, tt.want)
 			}
 		}
+	}
+}
+
+// TestSQuADTextFaults: an article's title or a paragraph's context that is no string (a number, a
+// list, an object) is a bad item of that article or paragraph, named by its path and saying how
+// many questions are skipped with it, and the articles and paragraphs after it load; it used to
+// stop the load. The streaming reader (a SQuAD file, CMRC 2018's in the SQuAD layout) and CMRC
+// 2018's array of SQuAD-layout articles (a file's "data" list alone) agree; null is no title.
+func TestSQuADTextFaults(t *testing.T) {
+	q := func(id string) string {
+		return `{"id":"` + id + `","question":"?","answers":[{"text":"x","answer_start":0}]}`
+	}
+	for _, tc := range []struct {
+		name      string
+		data      string // the "data" list
+		bads      string // the bad items, "|"-separated, of the streaming reader ("[]" paths)
+		arrayBads string // the array layout's, when it words them otherwise ("" for bads)
+		ids       string // the questions loaded
+	}{
+		{"context a number",
+			`[{"title":"A","paragraphs":[{"context":5,"qas":[` + q("q1") + `]}]},{"title":"B","paragraphs":[{"context":"x","qas":[` + q("q2") + `]}]}]`,
+			`s.json:1: data[0].paragraphs[0].context: want a string, got a number (1 question skipped with it)`,
+			`s.json:1: [0].paragraphs[0]: context: want a string, got a number (1 question skipped with it)`,
+			"q2"},
+		{"context a list, the next paragraph loads",
+			`[{"title":"A","paragraphs":[{"qas":[` + q("q1") + `,` + q("q2") + `],"context":["x"]},{"context":"x","qas":[` + q("q3") + `]}]}]`,
+			`s.json:1: data[0].paragraphs[0].context: want a string, got a list (2 questions skipped with it)`,
+			`s.json:1: [0].paragraphs[0]: context: want a string, got a list (2 questions skipped with it)`,
+			"q3"},
+		{"context an object, no questions",
+			`[{"title":"A","paragraphs":[{"context":{},"qas":[]},{"context":"x","qas":[` + q("q1") + `]}]}]`,
+			`s.json:1: data[0].paragraphs[0].context: want a string, got an object`,
+			`s.json:1: [0].paragraphs[0]: context: want a string, got an object`,
+			"q1"},
+		{"context bad, qas missing: the context is named",
+			`[{"title":"A","paragraphs":[{"context":1},{"context":"x","qas":[` + q("q1") + `]}]}]`,
+			`s.json:1: data[0].paragraphs[0].context: want a string, got a number`,
+			`s.json:1: [0].paragraphs[0]: context: want a string, got a number`,
+			"q1"},
+		{"title a number, after the paragraphs",
+			`[{"paragraphs":[{"context":"x","qas":[` + q("q1") + `]},{"context":"x","qas":[` + q("q2") + `,null]}],"title":7},{"title":"B","paragraphs":[{"context":"x","qas":[` + q("q3") + `]}]}]`,
+			`s.json:1: data[0].title: want a string, got a number (3 questions skipped with it)`,
+			`s.json:1: [0]: title: want a string, got a number (3 questions skipped with it)`,
+			"q3"},
+		{"title a list, with a paragraph without qas: the title is named",
+			`[{"title":["t"],"paragraphs":[{"context":"x"},{"context":"x","qas":[` + q("q1") + `]}]},{"title":"B","paragraphs":[{"context":"x","qas":[` + q("q2") + `]}]}]`,
+			`s.json:1: data[0].title: want a string, got a list (1 question skipped with it)`,
+			`s.json:1: [0]: title: want a string, got a list (1 question skipped with it)`,
+			"q2"},
+		{"title null loads",
+			`[{"title":null,"paragraphs":[{"context":"x","qas":[` + q("q1") + `]}]}]`,
+			``, ``, "q1"},
+	} {
+		for _, l := range []struct {
+			name   string
+			load   Loader
+			in     string
+			prefix string
+			bads   string
+		}{
+			{"squad", SQuAD, `{"version":"v2.0","data":` + tc.data + `}`, "squad:", tc.bads},
+			{"cmrc2018", CMRC2018, `{"version":"v1.0","data":` + tc.data + `}`, "cmrc2018:", tc.bads},
+			{"cmrc2018 array", CMRC2018, tc.data, "cmrc2018:", tc.arrayBads},
+		} {
+			ids, bads, err := loadString(t, l.load, "s.json", l.in, Options{})
+			want := strings.Split(tc.ids, ",")
+			for i := range want {
+				want[i] = l.prefix + want[i]
+			}
+			if err != nil || strings.Join(bads, "|") != l.bads || !slices.Equal(ids, want) {
+				t.Errorf("%s, %s: records %q, bad items %q, %v; want %q and [%s]", tc.name, l.name, ids, bads, err, want, l.bads)
+			}
+		}
+	}
+	// Over lines, the streaming reader names the line the value starts on.
+	in := "{\"data\": [{\"paragraphs\": []},\n{\"title\":\n[\"t\"], \"paragraphs\": [{\"context\": \"c\", \"qas\": [" + q("q1") + "]}]}]}"
+	_, bads, err := loadString(t, SQuAD, "s.json", in, Options{})
+	if want := "s.json:3: data[1].title: want a string, got a list (1 question skipped with it)"; err != nil || len(bads) != 1 || bads[0] != want {
+		t.Errorf("over lines: bad items %q, %v; want [%q]", bads, err, want)
 	}
 }
 

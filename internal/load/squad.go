@@ -170,7 +170,8 @@ type squadArticle struct {
 // squadItem is a question of a SQuAD file as it was read, with its line, path and paragraph, or (bad
 // not nil) an article or paragraph that holds no list of questions, which the official scripts
 // fail on (a KeyError, or a TypeError for null): one whose key is misspelt would otherwise
-// lose its questions without a word.
+// lose its questions without a word. So is one whose title or context is no string, in place of
+// its questions.
 type squadItem struct {
 	raw  jsonRaw
 	line int

@@ -24,14 +24,20 @@ type squadWalker struct {
 }
 
 // article reads an article of the "data" list. An article or a paragraph that is null, or has
-// no list under "paragraphs" or "qas", is a bad item in art.qas, named by its path. A key given
-// twice counts as its last value, as Python's json module (and so the official scripts) reads it.
+// no list under "paragraphs" or "qas", is a bad item in art.qas, named by its path. A title or a
+// context that is no string makes its article or paragraph one bad item in place of its questions
+// (and of their faults), saying how many are skipped with it, as CMRC 2018's array of such
+// articles has it. A key given twice counts as its last value, as Python's json module (and so
+// the official scripts) reads it.
 func (w *squadWalker) article(art *squadArticle) error {
 	pars := absent
+	var title *squadItem // the title's fault
 	line, null, err := w.object(func(key string) error {
 		switch key {
 		case "title":
-			return w.value(&art.title)
+			var err error
+			title, err = w.text(&art.title)
+			return err
 		case "paragraphs":
 			art.contexts, art.qas = art.contexts[:0], art.qas[:0] // the last "paragraphs" counts
 			read, err := w.array(func() error { return w.paragraph(art) })
@@ -42,6 +48,9 @@ func (w *squadWalker) article(art *squadArticle) error {
 	})
 	if err == nil {
 		w.missing(art, line, null, pars, "paragraphs")
+		if title != nil {
+			art.qas = append(art.qas[:0], skipping(*title, art.qas))
+		}
 	}
 	return err
 }
@@ -51,10 +60,13 @@ func (w *squadWalker) paragraph(art *squadArticle) error {
 	par, start := len(art.contexts), len(art.qas)
 	art.contexts = append(art.contexts, "")
 	qas := absent
+	var context *squadItem // the context's fault
 	line, null, err := w.object(func(key string) error {
 		switch key {
 		case "context":
-			return w.value(&art.contexts[par])
+			var err error
+			context, err = w.text(&art.contexts[par])
+			return err
 		case "qas":
 			art.qas = art.qas[:start] // the last "qas" counts
 			read, err := w.array(func() error {
@@ -73,8 +85,40 @@ func (w *squadWalker) paragraph(art *squadArticle) error {
 	})
 	if err == nil {
 		w.missing(art, line, null, qas, "qas")
+		if context != nil {
+			context.par = par
+			art.qas = append(art.qas[:start], skipping(*context, art.qas[start:]))
+		}
 	}
 	return err
+}
+
+// text reads a string into dst: null is "", and a value of another kind is no error of the
+// walk but the fault it returns, a bad item named by the value's path and line.
+func (w *squadWalker) text(dst *string) (*squadItem, error) {
+	var raw jsonRaw
+	if err := w.value(&raw); err != nil {
+		return nil, err
+	}
+	*dst = ""
+	if err := jsonUnmarshal(raw, dst); err != nil {
+		line := w.lines.lineAt(w.dec.InputOffset() - int64(len(raw)))
+		return &squadItem{line: line, bad: errors.New(w.at(record.DescribeDecodeError(err)))}, nil
+	}
+	return nil, nil
+}
+
+// skipping returns bad, the fault of an article or paragraph whose items were items, saying how
+// many questions are skipped with it (items' other faults are not reported apart).
+func skipping(bad squadItem, items []squadItem) squadItem {
+	n := 0
+	for _, it := range items {
+		if it.raw != nil {
+			n++
+		}
+	}
+	bad.bad = skippedWith(bad.bad, n, "question", "questions")
+	return bad
 }
 
 // listState is what an object held under the key of a list it needs: none, null, or a list.
