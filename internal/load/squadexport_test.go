@@ -117,13 +117,15 @@ func TestSQuADExportTyping(t *testing.T) {
 		return `{"id":"` + id + `","title":"T","context":"c","question":"q?","answers":{"text":[` + texts +
 			`],"answer_start":[` + strings.TrimSuffix(starts, ",") + `]}}` + "\n"
 	}
+	// bad is a question with a null answer text: a bad item
+	bad := `{"id":"z","title":"T","context":"c","question":"q?","answers":{"text":[null],"answer_start":[0]}}` + "\n"
 	load := func(in string) ([]string, []string) {
 		t.Helper()
 		var types, warns []string
 		opt := Options{Warn: func(msg string) { warns = append(warns, msg) }}
 		err := SQuAD(Input{Name: "v.jsonl", R: strings.NewReader(in)}, opt, func(r *record.Record, _ int, bad error) error {
 			if bad != nil {
-				t.Errorf("bad item %v", bad)
+				types = append(types, "bad")
 				return nil
 			}
 			types = append(types, r.Type+"="+strings.Join(r.Answers, "|"))
@@ -150,6 +152,14 @@ func TestSQuADExportTyping(t *testing.T) {
 			`v.jsonl: none of its 2 questions has an answer (answers.text [] in every one)`},
 		{"one question, unanswerable", q("a", ``), 16 << 20, []string{"no_answer="},
 			`v.jsonl: its one question has no answer (answers.text []): it is scored as SQuAD v2.0's unanswerable question`},
+		// The warning is given once, at the first unanswerable question past the bytes held: the
+		// answered questions after it are typed.
+		{"two unanswerable past the bytes held", q("a", `"x"`) + q("b", ``) + q("c", `"z"`) + q("d", ``), 1,
+			[]string{"=x", "no_answer=", "has_answer=z", "no_answer="},
+			`v.jsonl:2 (id "squad:b"): an unanswerable question (answers.text []) after the first 16 MiB of a SQuAD export held none, which read it as SQuAD v1.1's: 1 answered question before it went out without type has_answer`},
+		// Only bad items went out before it: no answered question went out untyped.
+		{"bad items alone before the bytes held", bad + q("b", ``) + q("c", `"z"`), 1,
+			[]string{"bad", "no_answer=", "has_answer=z"}, ""},
 	}
 	for _, tt := range tests {
 		before := squadExportHold
@@ -282,6 +292,75 @@ func TestSQuADExportReadError(t *testing.T) {
 		}
 		if len(ids) != 2 {
 			t.Errorf("records before the read error %q, want the 2 read", ids)
+		}
+	}
+}
+
+// stagedReader reads chunks in turn, and calls next before it reads from each after the first.
+type stagedReader struct {
+	chunks []string
+	read   int // the chunks begun
+	next   func()
+}
+
+func (r *stagedReader) Read(p []byte) (int, error) {
+	for r.read > 0 && r.chunks[r.read-1] == "" {
+		if r.read == len(r.chunks) {
+			return 0, io.EOF
+		}
+		r.read++
+		r.next()
+	}
+	if r.read == 0 {
+		r.read = 1
+	}
+	c := &r.chunks[r.read-1]
+	n := copy(p, *c)
+	*c = (*c)[n:]
+	return n, nil
+}
+
+// TestSQuADExportStreams: the questions of an export come out as they are read once it is known
+// whose export it is (loadSQuADExport): a SQuAD export's from its first unanswerable question
+// on, those held before it with them, and a CMRC 2018 export's from the first, which is never
+// held; the records are out before the rest of the file is read (a pipe that is still being
+// written, say).
+func TestSQuADExportStreams(t *testing.T) {
+	q := func(id, question, texts string) string {
+		starts := strings.Repeat("0,", strings.Count(texts, `"`)/2)
+		return `{"id":"` + id + `","context":"北京是中国的首都。","question":"` + question + `","answers":{"text":[` + texts +
+			`],"answer_start":[` + strings.TrimSuffix(starts, ",") + `]}}` + "\n"
+	}
+	// many is line written over 256 KiB, past what the loaders read ahead to tell the format
+	many := func(line string) string { return strings.Repeat(line, (256<<10)/len(line)+1) }
+	tests := []struct {
+		name        string
+		load        Loader
+		first, rest string
+		want        int // the records out before the rest is read
+	}{
+		{"SQuAD v2.0", SQuAD, q("a", "Where?", `"x"`) + q("b", "Who?", ``) + many(q("c", "When?", `"y"`)), q("d", "Why?", `"z"`), 2},
+		{"CMRC 2018", CMRC2018, many(q("a", "中国的首都是哪里？", `"北京"`)), q("c", "首都？", `"北京"`), 1},
+	}
+	for _, tt := range tests {
+		var ids []string
+		before := -1
+		in := &stagedReader{chunks: []string{tt.first, tt.rest}, next: func() { before = len(ids) }}
+		lines := strings.Count(tt.first+tt.rest, "\n")
+		err := tt.load(Input{Name: "v.jsonl", R: in}, Options{}, func(r *record.Record, _ int, bad error) error {
+			if bad != nil {
+				t.Errorf("%s: bad item %v", tt.name, bad)
+			} else {
+				ids = append(ids, r.ID)
+			}
+			return nil
+		})
+		if err != nil {
+			t.Fatalf("%s: %v", tt.name, err)
+		}
+		if before < tt.want || len(ids) != lines {
+			t.Errorf("%s: %d records out before the rest of the file was read, %d in all; want at least %d, and one a line",
+				tt.name, before, len(ids), tt.want)
 		}
 	}
 }
