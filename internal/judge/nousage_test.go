@@ -1,0 +1,60 @@
+package judge
+
+import (
+	"context"
+	"encoding/json"
+	"reflect"
+	"testing"
+
+	"github.com/qapipe/qapipe/internal/model"
+	"github.com/qapipe/qapipe/pkg/record"
+)
+
+// seqClient gives its replies in turn.
+type seqClient struct{ replies []model.Response }
+
+func (c *seqClient) Generate(context.Context, model.Request) (model.Response, error) {
+	resp := c.replies[0]
+	c.replies = c.replies[1:]
+	return resp, nil
+}
+
+// TestNoUsageOfAnyReply: a judgment one of whose replies came without token usage has no usage
+// and no cost, whichever of its replies that was (Judge.NoUsage): what it used is unknown, and
+// the usage of the other replies alone would read as all it used.
+func TestNoUsageOfAnyReply(t *testing.T) {
+	used := record.Usage{InputTokens: 100, OutputTokens: 10}
+	bad := model.Response{Text: "not json", Usage: used}
+	good := model.Response{Text: `{"score": 1}`, Usage: used}
+	none := func(r model.Response) model.Response { r.Usage, r.NoUsage = record.Usage{}, true; return r }
+	for _, tt := range []struct {
+		name    string
+		replies []model.Response
+		usage   *record.Usage
+		noUsage int64
+	}{
+		{"every reply's usage", []model.Response{bad, good}, &record.Usage{InputTokens: 200, OutputTokens: 20}, 0},
+		{"the unparsable reply's unknown", []model.Response{none(bad), good}, nil, 1},
+		{"the parsed reply's unknown", []model.Response{bad, none(good)}, nil, 1},
+	} {
+		t.Run(tt.name, func(t *testing.T) {
+			j := &Judge{Mode: ModeLoCoMo, Provider: "openai", Model: "j1", Routes: DefaultRoutes(), ParseRetries: 1,
+				Client: &seqClient{replies: tt.replies}, Prices: model.Prices{"j1": {Input: 1, Output: 1}}}
+			r := &record.Record{ID: "locomo:c:1", Dataset: "locomo", Type: "multi_hop", Question: "Where?", Answers: []string{"Paris"},
+				Meta: map[string]json.RawMessage{"category": json.RawMessage("1")}, Prediction: &record.Prediction{Text: "Paris"}}
+			jg, err := j.Grade(context.Background(), r)
+			if err != nil || jg.Score == nil || *jg.Score != 1 || jg.Attempts != 2 {
+				t.Fatalf("Grade = %+v, %v; want score 1 after 2 replies", jg, err)
+			}
+			if (jg.Usage == nil) != (tt.usage == nil) || jg.Usage != nil && !reflect.DeepEqual(*jg.Usage, *tt.usage) {
+				t.Errorf("usage %+v, want %+v", jg.Usage, tt.usage)
+			}
+			if (jg.CostUSD == nil) != (tt.usage == nil) {
+				t.Errorf("cost_usd %v, want one only with the usage known", jg.CostUSD)
+			}
+			if n := j.NoUsage.Load(); n != tt.noUsage {
+				t.Errorf("NoUsage = %d, want %d", n, tt.noUsage)
+			}
+		})
+	}
+}
