@@ -1345,6 +1345,11 @@ func TestNoAnswerField(t *testing.T) {
 			nil, []string{`i.json:1 (id "hotpotqa:a"): answer: want a string or a number, got null`}},
 		{"hotpotqa hf null answer, level", HotpotQA, `{"id":"a","question":"q","answer":null,"type":null,"level":"easy","supporting_facts":{"title":[],"sent_id":[]},"context":` + ctx + `}`,
 			nil, []string{`i.json:1 (id "hotpotqa:a"): answer: want a string or a number, got null`}},
+		// facts that are not the script's fill, exactly {"title": [], "sent_id": []}
+		{"hotpotqa hf null answer, titles alone", HotpotQA, `{"id":"a","question":"q","answer":null,"type":null,"level":null,"supporting_facts":{"title":["T"],"sent_id":[]},"context":` + ctx + `}`,
+			nil, []string{`i.json:1 (id "hotpotqa:a"): supporting_facts: 1 title and 0 sent_id: the lists pair title with sent_id, one for one`}},
+		{"hotpotqa hf null answer, facts of three lists", HotpotQA, `{"id":"a","question":"q","answer":null,"type":null,"level":null,"supporting_facts":{"title":[],"sent_id":[],"x":[]},"context":` + ctx + `}`,
+			nil, []string{`i.json:1 (id "hotpotqa:a"): answer: want a string or a number, got null`}},
 		{"hotpotqa hf null answer, facts alone", HotpotQA, `{"id":"a","question":"q","answer":null,"type":null,"level":null,"supporting_facts":{"title":["T"],"sent_id":[0]},"context":` + ctx + `}`,
 			nil, []string{`i.json:1 (id "hotpotqa:a"): answer: want a string or a number, got null`}},
 		{"cmrc answers null", CMRC2018, cmrc(`{"query_id":"Q1","query_text":"q","answers":null}`),
