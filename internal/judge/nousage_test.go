@@ -3,7 +3,9 @@ package judge
 import (
 	"context"
 	"encoding/json"
+	"errors"
 	"reflect"
+	"strings"
 	"testing"
 
 	"github.com/qapipe/qapipe/internal/model"
@@ -51,6 +53,51 @@ func TestNoUsageOfAnyReply(t *testing.T) {
 			}
 			if (jg.CostUSD == nil) != (tt.usage == nil) {
 				t.Errorf("cost_usd %v, want one only with the usage known", jg.CostUSD)
+			}
+			if n := j.NoUsage.Load(); n != tt.noUsage {
+				t.Errorf("NoUsage = %d, want %d", n, tt.noUsage)
+			}
+		})
+	}
+}
+
+// failingClient fails every call with err, with resp.
+type failingClient struct {
+	resp model.Response
+	err  error
+}
+
+func (c failingClient) Generate(context.Context, model.Request) (model.Response, error) {
+	return c.resp, c.err
+}
+
+// TestFailedCallPaid: a call that fails with a reply the provider charged for (one the client
+// could not read) counts its usage in the failed judgment, or, when the server gave none, counts
+// the judgment among those whose usage is unknown; a call that failed with nothing charged counts
+// in neither.
+func TestFailedCallPaid(t *testing.T) {
+	unread := errors.New("content block of an unknown type")
+	for _, tt := range []struct {
+		name    string
+		resp    model.Response
+		usage   *record.Usage
+		noUsage int64
+	}{
+		{"usage given", model.Response{Usage: record.Usage{InputTokens: 100, OutputTokens: 10}}, &record.Usage{InputTokens: 100, OutputTokens: 10}, 0},
+		{"usage not given", model.Response{NoUsage: true}, nil, 1},
+		{"nothing charged", model.Response{}, nil, 0},
+	} {
+		t.Run(tt.name, func(t *testing.T) {
+			j := &Judge{Mode: ModeLoCoMo, Provider: "openai", Model: "j1", Routes: DefaultRoutes(),
+				Client: failingClient{resp: tt.resp, err: unread}}
+			r := &record.Record{ID: "locomo:c:1", Dataset: "locomo", Type: "multi_hop", Question: "Where?", Answers: []string{"Paris"},
+				Meta: map[string]json.RawMessage{"category": json.RawMessage("1")}, Prediction: &record.Prediction{Text: "Paris"}}
+			jg, err := j.Grade(context.Background(), r)
+			if err != nil || jg.Score != nil || !strings.HasPrefix(jg.Error, callFailed) || !strings.Contains(jg.Error, unread.Error()) {
+				t.Fatalf("Grade = %+v, %v; want the call's failure", jg, err)
+			}
+			if !reflect.DeepEqual(jg.Usage, tt.usage) {
+				t.Errorf("usage %+v, want %+v", jg.Usage, tt.usage)
 			}
 			if n := j.NoUsage.Load(); n != tt.noUsage {
 				t.Errorf("NoUsage = %d, want %d", n, tt.noUsage)
