@@ -35,6 +35,8 @@ func TestRegradeAsksAfterPriorUnparsable(t *testing.T) {
 		{"same model unparsable", &record.Judgment{Mode: ModeLongMemEval, PromptSHA256: lme, Model: "judge-a", Error: unparsable, Attempts: 2}, 2, 3},
 		{"other model unparsable", &record.Judgment{Mode: ModeLongMemEval, PromptSHA256: lme, Model: "judge-b", Error: unparsable, Attempts: 2}, 0, 1},
 		{"other mode unparsable", &record.Judgment{Mode: ModeLoCoMo, PromptSHA256: magma, Model: "judge-a", Error: unparsable, Attempts: 2}, 0, 1},
+		// a custom prompt of the same bytes as LongMemEval's template: another mode's replies
+		{"other mode, same template, unparsable", &record.Judgment{Mode: ModeCustom, PromptSHA256: lme, Model: "judge-a", Error: unparsable, Attempts: 2}, 0, 1},
 		{"other template unparsable", &record.Judgment{Mode: ModeLongMemEval, PromptSHA256: magma, Model: "judge-a", Error: unparsable, Attempts: 2}, 0, 1},
 		{"same model call failed", &record.Judgment{Mode: ModeLongMemEval, PromptSHA256: lme, Model: "judge-a", Error: callFailed + "HTTP 500", Attempts: 2}, 0, 1},
 	} {
