@@ -4,6 +4,8 @@ import (
 	"io"
 	"net/http"
 	"net/http/httptest"
+	"os"
+	"path/filepath"
 	"strconv"
 	"strings"
 	"testing"
@@ -147,6 +149,31 @@ func TestProtocolCalls(t *testing.T) {
 		want, ok := protocolCalls[mode]
 		if !ok || p.MaxTokens != want.maxTokens || *p.Temperature != want.temperature {
 			t.Errorf("%s: plan sends max_tokens %d, temperature %v; protocolCalls says %+v (%v)", mode, p.MaxTokens, *p.Temperature, want, ok)
+		}
+	}
+}
+
+// TestCustomPromptTemperature: a --prompt judge sends temperature 0, as the protocols' judges but
+// EvaLearn's do, to every provider: googleai, which langchaingo sends 0.5 when a request sets
+// none, too.
+func TestCustomPromptTemperature(t *testing.T) {
+	path := filepath.Join(t.TempDir(), "p.txt")
+	if err := os.WriteFile(path, []byte("Q: {question} Gold: {answer} Pred: {prediction}\n"), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	c, err := LoadCustom(path, FormatJSONScore)
+	if err != nil {
+		t.Fatal(err)
+	}
+	r := &record.Record{ID: "a", Question: "q", Answers: []string{"x"}, Prediction: &record.Prediction{Text: "x"}}
+	for _, provider := range []string{"openai", "anthropic", "ollama", "googleai"} {
+		j := &Judge{Mode: ModeCustom, Custom: c, Provider: provider, Model: "m"}
+		p, err := j.Plan(r)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if got := j.request(p, 0).SentTemperature(); got == nil || *got != 0 {
+			t.Errorf("%s: temperature %v sent, want 0", provider, got)
 		}
 	}
 }
