@@ -105,3 +105,41 @@ func TestFailedCallPaid(t *testing.T) {
 		})
 	}
 }
+
+// TestCachedOnlyWhenEveryReplyIs: a judgment is cached when every reply it read came from the
+// cache; one that asked for any (the unparsable first, the later one served from the cache, or
+// the other way round) is not, and the cached replies' cost is counted apart (CachedPart).
+func TestCachedOnlyWhenEveryReplyIs(t *testing.T) {
+	used := record.Usage{InputTokens: 1000, OutputTokens: 0}
+	bad := model.Response{Text: "not json", Usage: used}
+	good := model.Response{Text: `{"score": 1}`, Usage: used}
+	cached := func(r model.Response) model.Response { r.Cached = true; return r }
+	for _, tt := range []struct {
+		name    string
+		replies []model.Response
+		cached  bool
+		part    float64 // the cost the cache served of a judgment it did not serve whole
+	}{
+		{"asked, then served", []model.Response{bad, cached(good)}, false, 0.001},
+		{"served, then asked", []model.Response{cached(bad), good}, false, 0.001},
+		{"both served", []model.Response{cached(bad), cached(good)}, true, 0},
+		{"both asked", []model.Response{bad, good}, false, 0},
+	} {
+		t.Run(tt.name, func(t *testing.T) {
+			j := &Judge{Mode: ModeLoCoMo, Provider: "openai", Model: "j1", Routes: DefaultRoutes(), ParseRetries: 1,
+				Client: &seqClient{replies: tt.replies}, Prices: model.Prices{"j1": {Input: 1, Output: 1}}}
+			r := &record.Record{ID: "locomo:c:1", Dataset: "locomo", Type: "multi_hop", Question: "Where?", Answers: []string{"Paris"},
+				Meta: map[string]json.RawMessage{"category": json.RawMessage("1")}, Prediction: &record.Prediction{Text: "Paris"}}
+			jg, err := j.Grade(context.Background(), r)
+			if err != nil || jg.Score == nil || *jg.Score != 1 || jg.CostUSD == nil || *jg.CostUSD != 0.002 {
+				t.Fatalf("Grade = %+v, %v; want score 1 at $0.002, two replies of 1000 input tokens at $1 a million", jg, err)
+			}
+			if jg.Cached != tt.cached {
+				t.Errorf("cached = %v, want %v", jg.Cached, tt.cached)
+			}
+			if got := j.CachedPart(); got != tt.part {
+				t.Errorf("CachedPart = %v, want %v", got, tt.part)
+			}
+		})
+	}
+}
