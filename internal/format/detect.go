@@ -6,6 +6,7 @@ package format
 import (
 	"bytes"
 	"encoding/json"
+	"io"
 	"path/filepath"
 	"regexp"
 	"slices"
@@ -38,9 +39,8 @@ func Detect(name string, head []byte) string {
 		return "evalearn"
 	case has("supporting_facts") && (has("_id") || has("sent_id")): // official, or the Hugging Face export
 		return "hotpotqa"
-	// The official test file holds no supporting facts: an array of items with an _id, a
-	// question and HotpotQA's context, a list of [title, sentences] pairs.
-	case bytes.HasPrefix(bytes.TrimSpace(head), []byte("[")) && has("_id") && has("question") && hotpotContext.Match(head):
+	// The test files' items hold no supporting facts: their fields tell them (hotpotTestItem).
+	case hotpotTestItem(head):
 		return "hotpotqa"
 	case has("haystack_sessions") || has("haystack_session_ids") || (has("question_id") && has("question_type")):
 		return "longmemeval"
@@ -139,9 +139,6 @@ const HeadSize = 1 << 16
 
 // recordStart matches the start of a record line as qapipe's writer (and json.dumps of one)
 // lays it out.
-// hotpotContext is how HotpotQA's context opens: a list whose first item is a [title, ...] pair.
-var hotpotContext = regexp.MustCompile(`"context"\s*:\s*\[\s*\[\s*"`)
-
 var recordStart = regexp.MustCompile(`^\{\s*"schema"\s*:\s*-?[0-9][0-9.eE+-]*\s*,\s*"id"\s*:\s*["0-9-]`)
 
 // mostlyHan reports whether the text of the SQuAD-layout JSON head (the strings under title,
@@ -229,6 +226,42 @@ func SQuADExport(head []byte) bool {
 	return isList(answers["text"]) && isList(answers["answer_start"])
 }
 
+// hotpotTestItem reports whether head opens HotpotQA items as its test files hold them, with no
+// supporting facts, answer, type or level: its first object (the first line's, or a JSON array's
+// first item) has a string "_id", a string "question" and a "context" that is a list whose first
+// item is a [title, [sentence, ...]] pair, as JSON Lines or a JSON array (the official test
+// file's), whatever the file's name. A context cut by the end of head counts by its opening, a
+// title and the opening of its sentence list. Members nested deeper (an evaluation log's "doc"),
+// an "_id" that is no string (a MongoDB export's {"$oid": ...}), and a context of texts,
+// passages or [title, text] pairs (a generic file's) do not count.
+func hotpotTestItem(head []byte) bool {
+	ms, cut, rest := firstMembers(head)
+	if !isString(ms["_id"]) || !isString(ms["question"]) {
+		return false
+	}
+	if cut == "context" {
+		return hotpotContextStart.Match(rest)
+	}
+	var pairs []json.RawMessage
+	if json.Unmarshal(ms["context"], &pairs) != nil || len(pairs) == 0 {
+		return false
+	}
+	var pair []json.RawMessage
+	var sentences []string
+	return json.Unmarshal(pairs[0], &pair) == nil && len(pair) == 2 && isString(pair[0]) &&
+		isList(pair[1]) && json.Unmarshal(pair[1], &sentences) == nil
+}
+
+// hotpotContextStart matches the opening of a HotpotQA context cut short, after its key: a list
+// whose first item is a pair of a title and a list.
+var hotpotContextStart = regexp.MustCompile(`^\s*:\s*\[\s*\[\s*"(?:[^"\\]|\\.)*"\s*,\s*\[`)
+
+// isString reports whether raw, a member's value (nil if there is none), is a JSON string.
+func isString(raw json.RawMessage) bool {
+	t := bytes.TrimLeft(raw, " \t\r\n")
+	return len(t) > 0 && t[0] == '"'
+}
+
 // isList reports whether raw, a member's value (nil if there is none), is a JSON list.
 func isList(raw json.RawMessage) bool {
 	t := bytes.TrimLeft(raw, " \t\r\n")
@@ -239,14 +272,21 @@ func isList(raw json.RawMessage) bool {
 // value or as the first item of a top-level array, by key, each value whole (a key given twice
 // gives its last); a value cut by the end of head, and what follows it, is left out.
 func FirstMembers(head []byte) map[string]json.RawMessage {
-	ms := map[string]json.RawMessage{}
+	ms, _, _ := firstMembers(head)
+	return ms
+}
+
+// firstMembers returns FirstMembers' members, and the key of the value cut by the end of head
+// ("" if none is) with what head holds after that key, the value's opening.
+func firstMembers(head []byte) (ms map[string]json.RawMessage, cut string, rest []byte) {
+	ms = map[string]json.RawMessage{}
 	dec := json.NewDecoder(bytes.NewReader(head))
 	tok, err := dec.Token()
 	if err == nil && tok == json.Delim('[') {
 		tok, err = dec.Token()
 	}
 	if err != nil || tok != json.Delim('{') {
-		return ms
+		return ms, "", nil
 	}
 	for dec.More() {
 		tok, err := dec.Token()
@@ -254,13 +294,17 @@ func FirstMembers(head []byte) map[string]json.RawMessage {
 		if err != nil || !ok {
 			break
 		}
+		at := dec.InputOffset()
 		var value json.RawMessage
-		if dec.Decode(&value) != nil {
+		if err := dec.Decode(&value); err != nil {
+			if err == io.ErrUnexpectedEOF {
+				return ms, key, head[at:]
+			}
 			break
 		}
 		ms[key] = value
 	}
-	return ms
+	return ms, "", nil
 }
 
 // Ext is the extension of the file name, in lower case, without its ".gz" suffix: ".tsv" for

@@ -17,7 +17,34 @@ func TestDetectByName(t *testing.T) {
 		// HotpotQA's context of [title, sentences] pairs.
 		{"test.json", `[{"_id": "5a8b57f2", "question": "Who?", "context": [["T", ["s"]]]}]`, "hotpotqa"},
 		{"test.json", `[{"_id": "5a8b57f2", "question": "Who?", "context": "a passage"}]`, ""},
-		{"rows.jsonl", `{"_id": "5a8b57f2", "question": "Who?", "context": [["T", ["s"]]]}`, "jsonl"}, // no array: a generic file
+		// ... and as JSON Lines, whatever the name, its members in any order, its context cut by
+		// the end of the head or not.
+		{"rows.jsonl", `{"_id": "5a8b57f2", "question": "Who?", "context": [["T", ["s"]]]}`, "hotpotqa"},
+		{"test.jsonl", `{"_id":"5a8b57f2","question":"Who?","context":[["T",["s0."," s1."]],["U",[]]]}` + "\n" + `{"_id":"5a8b57f3"`, "hotpotqa"},
+		{"data.json", `{"context": [["T", ["s"]]], "question": "Who?", "_id": "5a8b57f2"}`, "hotpotqa"},
+		{"test.jsonl", `{"_id": "5a8b57f2", "question": "Who?", "context": [["T", ["s` + strings.Repeat("x", HeadSize), "hotpotqa"},
+		{"test.json", "[\n  {\n    \"_id\": \"5a8b57f2\",\n    \"question\": \"Who?\",\n    \"context\": [\n      [\n        \"T\",\n        [\n          \"s\"\n", "hotpotqa"},
+		// An item with its answer but no facts is HotpotQA's too.
+		{"rows.jsonl", `{"_id": "5a8b57f2", "question": "Who?", "answer": "yes", "context": [["T", ["s"]]]}`, "hotpotqa"},
+		// A context of another shape, an _id that is no string, no question, or those members
+		// nested in another's, is no HotpotQA item.
+		{"rows.jsonl", `{"_id": "5a8b57f2", "question": "Who?", "context": ["a passage", "another"]}`, "jsonl"},
+		{"rows.jsonl", `{"_id": "5a8b57f2", "question": "Who?", "context": [["T", "a passage"]]}`, "jsonl"},
+		{"rows.jsonl", `{"_id": "5a8b57f2", "question": "Who?", "context": [["T", ["s"], "x"]]}`, "jsonl"},
+		{"rows.jsonl", `{"_id": "5a8b57f2", "question": "Who?", "context": [["T", [1]]]}`, "jsonl"},
+		{"rows.jsonl", `{"_id": "5a8b57f2", "question": "Who?", "context": [[["T"], ["s"]]]}`, "jsonl"},
+		{"rows.jsonl", `{"_id": "5a8b57f2", "question": "Who?", "context": [{"title": "T", "text": "s"}]}`, "jsonl"},
+		{"rows.jsonl", `{"_id": "5a8b57f2", "question": "Who?", "context": []}`, "jsonl"},
+		{"rows.jsonl", `{"_id": "5a8b57f2", "question": "Who?", "context": "[[\"T\", [\"s\"]]]"}`, "jsonl"},
+		{"rows.jsonl", `{"_id": {"$oid": "5a8b57f2"}, "question": "Who?", "context": [["T", ["s"]]]}`, "jsonl"}, // a MongoDB export
+		{"rows.jsonl", `{"id": "5a8b57f2", "question": "Who?", "context": [["T", ["s"]]]}`, "jsonl"},
+		{"rows.jsonl", `{"_id": "5a8b57f2", "query": "Who?", "context": [["T", ["s"]]]}`, "jsonl"},
+		{"rows.jsonl", `{"doc": {"_id": "5a8b57f2", "question": "Who?", "context": [["T", ["s"]]]}, "resps": []}`, "jsonl"},
+		{"rows.json", `[{"doc": {"_id": "5a8b57f2", "question": "Who?", "context": [["T", ["s"]]]}, "resps": []}]`, ""},
+		{"rows.jsonl", `{"_id": "5a8b57f2", "question": "Who?", "meta": {"context": [["T", ["s"]]]}}`, "jsonl"},
+		{"rows.jsonl", `{"_id": "5a8b57f2", "question": "Who?", "context": "c` + strings.Repeat("x", HeadSize), "jsonl"}, // cut, a string
+		// A record qapipe wrote of a test item is records.
+		{"test.jsonl", `{"schema":1,"id":"hotpotqa:5a8b57f2","question":"Who?","context":[{"title":"T","text":"s","sentences":["s"]}],"meta":{"_id":"x","context":[["T",["s"]]]}}`, "records"},
 		{"longmemeval_oracle.json", `[]`, "longmemeval"},
 		{"train-v2.0.json", `{"version": "v2.0", "data": [{"title": "T", "paragraphs": [{"qas": []}]}]}`, "squad"},
 		{"cmrc2018_trial.json", `{"version": "v1.0", "data": [{"paragraphs": [{"qas": []}]}]}`, "cmrc2018"},

@@ -1,6 +1,8 @@
 package load
 
 import (
+	"bytes"
+	"encoding/json"
 	"os"
 	"path/filepath"
 	"testing"
@@ -38,5 +40,57 @@ func TestDetectSamples(t *testing.T) {
 				t.Errorf("format.Detect(%q) = %q, want %q", tt.file, got, tt.want)
 			}
 		})
+	}
+}
+
+// TestDetectHotpotQATestItems: the 200 sample items without their answer, facts, type and level,
+// as the fullwiki test file holds its items, are told HotpotQA's by their fields under a name
+// that does not say it, as JSON Lines and as a JSON array (on one line or indented), and load
+// without answers and without a bad item.
+func TestDetectHotpotQATestItems(t *testing.T) {
+	sample, err := os.ReadFile(filepath.Join("testdata", "hotpotqa_train_sample200.jsonl"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	var items []map[string]json.RawMessage
+	var lines bytes.Buffer
+	for line := range bytes.Lines(sample) {
+		var it map[string]json.RawMessage
+		if err := json.Unmarshal(line, &it); err != nil {
+			t.Fatal(err)
+		}
+		for _, k := range []string{"answer", "supporting_facts", "type", "level"} {
+			delete(it, k)
+		}
+		b, err := json.Marshal(it)
+		if err != nil {
+			t.Fatal(err)
+		}
+		lines.Write(append(b, '\n'))
+		items = append(items, it)
+	}
+	array, _ := json.Marshal(items)
+	indented, _ := json.MarshalIndent(items, "", "  ")
+	dir := t.TempDir()
+	for name, b := range map[string][]byte{"test.jsonl": lines.Bytes(), "test.json": array, "indented.json": indented} {
+		head := b[:min(len(b), format.HeadSize)]
+		if got := format.Detect(name, head); got != "hotpotqa" {
+			t.Errorf("format.Detect(%q) = %q, want hotpotqa", name, got)
+			continue
+		}
+		path := filepath.Join(dir, name)
+		if err := os.WriteFile(path, b, 0o644); err != nil {
+			t.Fatal(err)
+		}
+		recs, bads := loadFile(t, HotpotQA, path)
+		if len(bads) > 0 || len(recs) != 200 {
+			t.Fatalf("%s: %d records, bad items %v; want 200", name, len(recs), bads)
+		}
+		for _, r := range recs {
+			if len(r.Answers) > 0 || r.Type != "" || len(r.Context) == 0 {
+				t.Fatalf("%s: record %s has answers %q, type %q, %d passages; want no answers, no type, its passages",
+					name, r.ID, r.Answers, r.Type, len(r.Context))
+			}
+		}
 	}
 }
