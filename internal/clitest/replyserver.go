@@ -1,6 +1,7 @@
 package clitest
 
 import (
+	"encoding/json"
 	"io"
 	"net/http"
 	"net/http/httptest"
@@ -74,4 +75,25 @@ func ReplyURL(t *testing.T, r Reply, closed string) string {
 // replaced by base, the URL called, and $HOST by the host and port of closed (a ClosedURL).
 func FailedCallWant(want, base, closed string) string {
 	return strings.NewReplacer("$URL", base, "$HOST", strings.TrimPrefix(closed, "http://")).Replace(want)
+}
+
+// Chat is what a loopback server's handler reads of an OpenAI chat request: its model and its
+// last message's content.
+type Chat struct {
+	Model  string
+	Prompt string
+}
+
+// ReadChat reads req's body as an OpenAI chat request; one that is not (or has no message) is
+// answered 400, as a server would answer it, and ok is false.
+func ReadChat(w http.ResponseWriter, req *http.Request) (c Chat, ok bool) {
+	var body struct {
+		Model    string                     `json:"model"`
+		Messages []struct{ Content string } `json:"messages"`
+	}
+	if err := json.NewDecoder(req.Body).Decode(&body); err != nil || len(body.Messages) == 0 {
+		http.Error(w, `{"error":{"message":"bad request"}}`, http.StatusBadRequest)
+		return Chat{}, false
+	}
+	return Chat{Model: body.Model, Prompt: body.Messages[len(body.Messages)-1].Content}, true
 }

@@ -16,6 +16,8 @@ import (
 	"sync/atomic"
 	"testing"
 	"unicode"
+
+	"github.com/qapipe/qapipe/internal/clitest"
 )
 
 // helpHeading opens the examples of a command's --help; they run to the next blank line.
@@ -311,16 +313,12 @@ func judgeServer(t *testing.T) (string, func() int64) {
 		return strings.FieldsFunc(strings.ToLower(text), func(r rune) bool { return !unicode.IsLetter(r) && !unicode.IsDigit(r) })
 	}
 	srv := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
-		var req struct {
-			Model    string                     `json:"model"`
-			Messages []struct{ Content string } `json:"messages"`
-		}
-		if err := json.NewDecoder(r.Body).Decode(&req); err != nil || len(req.Messages) == 0 {
-			http.Error(w, `{"error":{"message":"bad request"}}`, http.StatusBadRequest)
+		req, ok := clitest.ReadChat(w, r)
+		if !ok {
 			return
 		}
 		calls.Add(1)
-		prompt := req.Messages[len(req.Messages)-1].Content
+		prompt := req.Prompt
 		generated := line(prompt, "Generated answer")
 		reply := `{"score": 0.0, "reasoning": "no word of the gold answer"}`
 		if slices.ContainsFunc(line(prompt, "Gold answer"), func(w string) bool { return slices.Contains(generated, w) }) {

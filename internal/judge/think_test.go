@@ -1,9 +1,7 @@
 package judge
 
 import (
-	"encoding/json"
 	"fmt"
-	"io"
 	"net/http"
 	"net/http/httptest"
 	"path/filepath"
@@ -11,6 +9,8 @@ import (
 	"strings"
 	"sync/atomic"
 	"testing"
+
+	"github.com/qapipe/qapipe/internal/clitest"
 )
 
 // shapeRe finds the reply shape a prediction asks the thinking judge for.
@@ -27,16 +27,11 @@ func thinkingJudge(t *testing.T) (*httptest.Server, *atomic.Int64) {
 	var calls atomic.Int64
 	srv := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
 		calls.Add(1)
-		b, _ := io.ReadAll(r.Body)
-		var req struct {
-			Model    string                     `json:"model"`
-			Messages []struct{ Content string } `json:"messages"`
-		}
-		if err := json.Unmarshal(b, &req); err != nil || len(req.Messages) == 0 {
-			http.Error(w, `{"error":{"message":"bad request"}}`, 400)
+		req, ok := clitest.ReadChat(w, r)
+		if !ok {
 			return
 		}
-		prompt := req.Messages[len(req.Messages)-1].Content
+		prompt := req.Prompt
 		shape := "plain"
 		if m := shapeRe.FindStringSubmatch(prompt); m != nil {
 			shape = m[1]

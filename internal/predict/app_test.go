@@ -102,20 +102,15 @@ func faultServer(t testing.TB) *server {
 
 func (s *server) serve(w http.ResponseWriter, r *http.Request) {
 	s.calls.Add(1)
-	body, _ := io.ReadAll(r.Body)
 	if r.URL.Path != "/chat/completions" {
 		http.Error(w, `{"error":{"message":"no such path"}}`, 404)
 		return
 	}
-	var req struct {
-		Model    string                     `json:"model"`
-		Messages []struct{ Content string } `json:"messages"`
-	}
-	if err := json.Unmarshal(body, &req); err != nil || len(req.Messages) == 0 {
-		http.Error(w, `{"error":{"message":"bad request"}}`, 400)
+	req, ok := clitest.ReadChat(w, r)
+	if !ok {
 		return
 	}
-	prompt := req.Messages[len(req.Messages)-1].Content
+	prompt := req.Prompt
 	id := "0"
 	if m := idRe.FindStringSubmatch(prompt); m != nil {
 		id = m[1]

@@ -3,13 +3,13 @@ package predict
 import (
 	"encoding/json"
 	"fmt"
-	"io"
 	"net/http"
 	"net/http/httptest"
 	"path/filepath"
 	"sync"
 	"testing"
 
+	"github.com/qapipe/qapipe/internal/clitest"
 	"github.com/qapipe/qapipe/internal/command"
 	"github.com/qapipe/qapipe/pkg/record"
 )
@@ -35,13 +35,8 @@ func newGraderServer(t *testing.T) *graderServer {
 }
 
 func (s *graderServer) serve(w http.ResponseWriter, r *http.Request) {
-	body, _ := io.ReadAll(r.Body)
-	var req struct {
-		Model    string                     `json:"model"`
-		Messages []struct{ Content string } `json:"messages"`
-	}
-	if err := json.Unmarshal(body, &req); err != nil || len(req.Messages) == 0 {
-		http.Error(w, `{"error":{"message":"bad request"}}`, 400)
+	req, ok := clitest.ReadChat(w, r)
+	if !ok {
 		return
 	}
 	s.mu.Lock()
@@ -51,7 +46,7 @@ func (s *graderServer) serve(w http.ResponseWriter, r *http.Request) {
 		http.Error(w, `{"error":{"message":"upstream trouble"}}`, 500)
 		return
 	}
-	raw := fmt.Sprintf("answer %d", len(req.Messages[len(req.Messages)-1].Content))
+	raw := fmt.Sprintf("answer %d", len(req.Prompt))
 	if req.Model != "fake-client" {
 		s.judged++
 		raw = "[Grade]: 1 point\n[JSON]: ```json\n{\"answer_score\": 1}\n```\n"

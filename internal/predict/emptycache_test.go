@@ -11,6 +11,7 @@ import (
 	"sync/atomic"
 	"testing"
 
+	"github.com/qapipe/qapipe/internal/clitest"
 	"github.com/qapipe/qapipe/internal/command"
 	"github.com/qapipe/qapipe/pkg/record"
 )
@@ -28,12 +29,8 @@ func TestEmptyReplyKeptCached(t *testing.T) {
 	var studentCalls atomic.Int64
 	srv := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
 		calls.Add(1)
-		var req struct {
-			Model    string                     `json:"model"`
-			Messages []struct{ Content string } `json:"messages"`
-		}
-		if err := json.NewDecoder(r.Body).Decode(&req); err != nil || len(req.Messages) == 0 {
-			http.Error(w, `{"error":{"message":"bad request"}}`, 400)
+		req, ok := clitest.ReadChat(w, r)
+		if !ok {
 			return
 		}
 		content := ""

@@ -12,6 +12,7 @@ import (
 	"sync"
 	"testing"
 
+	"github.com/qapipe/qapipe/internal/clitest"
 	"github.com/qapipe/qapipe/pkg/record"
 )
 
@@ -92,15 +93,11 @@ func TestSequentialEmptyReplyKept(t *testing.T) {
 // 10 tokens in and 1 out.
 func contentServer(t *testing.T, reply func(prompt string) string) *httptest.Server {
 	srv := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
-		var req struct {
-			Model    string                     `json:"model"`
-			Messages []struct{ Content string } `json:"messages"`
-		}
-		if err := json.NewDecoder(r.Body).Decode(&req); err != nil || len(req.Messages) == 0 {
-			http.Error(w, `{"error":{"message":"bad request"}}`, 400)
+		req, ok := clitest.ReadChat(w, r)
+		if !ok {
 			return
 		}
-		content, _ := json.Marshal(reply(req.Messages[len(req.Messages)-1].Content))
+		content, _ := json.Marshal(reply(req.Prompt))
 		w.Header().Set("Content-Type", "application/json")
 		io.WriteString(w, `{"id":"c","object":"chat.completion","created":1,"model":"`+req.Model+`","choices":[{"index":0,"message":{"role":"assistant","content":`+string(content)+`},"finish_reason":"stop"}],"usage":{"prompt_tokens":10,"completion_tokens":1,"total_tokens":11}}`)
 	}))
