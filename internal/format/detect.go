@@ -37,7 +37,7 @@ func Detect(name string, head []byte) string {
 		return "evalearn-results"
 	case has("question_ids") || strings.HasPrefix(base, "evalearn_"):
 		return "evalearn"
-	case has("supporting_facts") && (has("_id") || has("sent_id")): // official, or the Hugging Face export
+	case hotpotItem(head, has): // official, or the Hugging Face export
 		return "hotpotqa"
 	// The test files' items hold no supporting facts: their fields tell them (hotpotTestItem).
 	case hotpotTestItem(head):
@@ -226,6 +226,29 @@ func SQuADExport(head []byte) bool {
 	return isList(answers["text"]) && isList(answers["answer_start"])
 }
 
+// hotpotItem reports whether head opens HotpotQA items with their supporting facts: its first
+// object (the first line's, or a JSON array's first item) has supporting_facts and a string "_id"
+// (the official files'), or a string "id" and supporting_facts as the Hugging Face export writes
+// them, {"title": [...], "sent_id": [...]}, its members in any order. Members nested deeper, an
+// "_id" that is no string (a MongoDB export's {"$oid": ...}), and the text "_id" or "sent_id" in a
+// value do not count: a generic file with a supporting_facts column is no HotpotQA file for them.
+// Only when the first object is not whole in head (cut by its end, or not read as one), and its
+// whole members do not tell, does the text decide, as has finds "supporting_facts" with "_id" or
+// "sent_id" in it.
+func hotpotItem(head []byte, has func(key string) bool) bool {
+	ms, _, _, whole := firstMembers(head)
+	if facts := ms["supporting_facts"]; facts != nil {
+		if isString(ms["_id"]) {
+			return true
+		}
+		var hf map[string]json.RawMessage
+		if isString(ms["id"]) && json.Unmarshal(facts, &hf) == nil && isList(hf["title"]) && isList(hf["sent_id"]) {
+			return true
+		}
+	}
+	return !whole && has("supporting_facts") && (has("_id") || has("sent_id"))
+}
+
 // hotpotTestItem reports whether head opens HotpotQA items as its test files hold them, with no
 // supporting facts, answer, type or level: its first object (the first line's, or a JSON array's
 // first item) has a string "_id", a string "question" and a "context" that is a list whose first
@@ -235,7 +258,7 @@ func SQuADExport(head []byte) bool {
 // an "_id" that is no string (a MongoDB export's {"$oid": ...}), and a context of texts,
 // passages or [title, text] pairs (a generic file's) do not count.
 func hotpotTestItem(head []byte) bool {
-	ms, cut, rest := firstMembers(head)
+	ms, cut, rest, _ := firstMembers(head)
 	if !isString(ms["_id"]) || !isString(ms["question"]) {
 		return false
 	}
@@ -272,13 +295,14 @@ func isList(raw json.RawMessage) bool {
 // value or as the first item of a top-level array, by key, each value whole (a key given twice
 // gives its last); a value cut by the end of head, and what follows it, is left out.
 func FirstMembers(head []byte) map[string]json.RawMessage {
-	ms, _, _ := firstMembers(head)
+	ms, _, _, _ := firstMembers(head)
 	return ms
 }
 
-// firstMembers returns FirstMembers' members, and the key of the value cut by the end of head
-// ("" if none is) with what head holds after that key, the value's opening.
-func firstMembers(head []byte) (ms map[string]json.RawMessage, cut string, rest []byte) {
+// firstMembers returns FirstMembers' members, the key of the value cut by the end of head ("" if
+// none is) with what head holds after that key, the value's opening, and whether the object is
+// whole in head, its closing brace read.
+func firstMembers(head []byte) (ms map[string]json.RawMessage, cut string, rest []byte, whole bool) {
 	ms = map[string]json.RawMessage{}
 	dec := json.NewDecoder(bytes.NewReader(head))
 	tok, err := dec.Token()
@@ -286,25 +310,26 @@ func firstMembers(head []byte) (ms map[string]json.RawMessage, cut string, rest 
 		tok, err = dec.Token()
 	}
 	if err != nil || tok != json.Delim('{') {
-		return ms, "", nil
+		return ms, "", nil, false
 	}
 	for dec.More() {
 		tok, err := dec.Token()
 		key, ok := tok.(string)
 		if err != nil || !ok {
-			break
+			return ms, "", nil, false
 		}
 		at := dec.InputOffset()
 		var value json.RawMessage
 		if err := dec.Decode(&value); err != nil {
 			if err == io.ErrUnexpectedEOF {
-				return ms, key, head[at:]
+				return ms, key, head[at:], false
 			}
-			break
+			return ms, "", nil, false
 		}
 		ms[key] = value
 	}
-	return ms, "", nil
+	tok, err = dec.Token()
+	return ms, "", nil, err == nil && tok == json.Delim('}')
 }
 
 // Ext is the extension of the file name, in lower case, without its ".gz" suffix: ".tsv" for

@@ -45,6 +45,27 @@ func TestDetectByName(t *testing.T) {
 		{"rows.jsonl", `{"_id": "5a8b57f2", "question": "Who?", "context": "c` + strings.Repeat("x", HeadSize), "jsonl"}, // cut, a string
 		// A record qapipe wrote of a test item is records.
 		{"test.jsonl", `{"schema":1,"id":"hotpotqa:5a8b57f2","question":"Who?","context":[{"title":"T","text":"s","sentences":["s"]}],"meta":{"_id":"x","context":[["T",["s"]]]}}`, "records"},
+		// Answered HotpotQA items by their first object's own members: a string _id with
+		// supporting_facts (the official files', their keys in any order, as JSON Lines, an array
+		// or indented), or the Hugging Face export's id with facts as {"title": [...], "sent_id": [...]}.
+		{"rows.jsonl", `{"_id":"5a8b","answer":"yes","question":"q","supporting_facts":[["T",0]],"context":[["T",["s"]]],"type":"comparison","level":"easy"}`, "hotpotqa"},
+		{"data.json", `[{"supporting_facts": [["A", 0]], "level": "medium", "question": "Which?", "context": [["A", ["s"]]], "answer": "A", "_id": "5a7a", "type": "comparison"}]`, "hotpotqa"},
+		{"data.json", "[\n  {\n    \"_id\": \"x\",\n    \"answer\": \"a\",\n    \"question\": \"q\",\n    \"supporting_facts\": [\n      [\n        \"T\",\n        0\n      ]\n    ],\n    \"context\": [\n      [\n        \"T\",\n        [\n          \"s", "hotpotqa"},
+		{"rows.jsonl", `{"_id":"5a8b","supporting_facts":[["T",0]],"context":[["T",["` + strings.Repeat("x", HeadSize), "hotpotqa"}, // cut after both
+		{"train.jsonl", `{"id":"5a7a","question":"q","answer":"a","type":"comparison","level":"medium","supporting_facts":{"title":["A"],"sent_id":[0]},"context":{"title":["A"],"sentences":[["s"]]}}`, "hotpotqa"},
+		{"test.jsonl", `{"id":"5a7a","question":"q","answer":null,"type":null,"level":null,"supporting_facts":{"title":[],"sent_id":[]},"context":{"title":["A"],"sentences":[["s"]]}}`, "hotpotqa"},
+		{"rows.jsonl", `{"answer":"a","context":{"sentences":[["s"]],"title":["A"]},"id":"5a7a","level":"medium","question":"q","supporting_facts":{"sent_id":[0],"title":["A"]},"type":"comparison"}`, "hotpotqa"}, // jq -S
+		{"train.json", `[{"id":"5a7a","question":"q","answer":"a","supporting_facts":{"title":["A"],"sent_id":[0]},"context":{"title":["A"],"sentences":[["` + strings.Repeat("x", HeadSize), "hotpotqa"},
+		// A generic row with a supporting_facts column is no HotpotQA item for an "_id" or a
+		// "sent_id" elsewhere in it: a value, a nested key, a MongoDB _id, a later line's.
+		{"g.jsonl", `{"id":"g1","question":"q","answers":["a"],"supporting_facts":[["T",0]],"note":{"_id":"x"}}`, "jsonl"},
+		{"g.jsonl", `{"id":"g1","question":"q","answers":["_id"],"supporting_facts":[["T",0]]}`, "jsonl"},
+		{"g.jsonl", `{"_id":{"$oid":"5a8b"},"question":"q","answers":["a"],"supporting_facts":[["T",0]]}`, "jsonl"},
+		{"g.jsonl", `{"id":"g1","question":"q","answers":["a"],"supporting_facts":[["T",0]],"meta":{"sent_id":[0]}}`, "jsonl"},
+		{"g.jsonl", `{"id":"g1","question":"q","answers":["a"],"supporting_facts":[["T",0]],"sent_id":0}`, "jsonl"},
+		{"g.jsonl", `{"id":"g1","question":"q","answers":["a"],"supporting_facts":[["T",0]]}` + "\n" + `{"_id":"g2","question":"q","answers":["a"],"supporting_facts":[["T",0]]}`, "jsonl"},
+		{"g.jsonl", `{"_id":"g1","question":"q","answers":["a"],"meta":{"supporting_facts":[["T",0]]}}`, "jsonl"},
+		{"g.json", `[{"doc":{"_id":"x","supporting_facts":[["T",0]]},"resps":[]}]`, ""},
 		{"longmemeval_oracle.json", `[]`, "longmemeval"},
 		{"train-v2.0.json", `{"version": "v2.0", "data": [{"title": "T", "paragraphs": [{"qas": []}]}]}`, "squad"},
 		{"cmrc2018_trial.json", `{"version": "v1.0", "data": [{"paragraphs": [{"qas": []}]}]}`, "cmrc2018"},
