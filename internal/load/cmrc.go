@@ -83,7 +83,11 @@ func CMRC2018(in Input, opt Options, emit Emit) error {
 		// an article is named by its context_id, as a LoCoMo conversation is by its sample_id
 		artID := itemID("cmrc2018:", "context_id")(raw)
 		if err := decodeItem(in, line, artID, raw, &art); err != nil {
-			return emit(nil, 0, withItems(err, art.questions(), "question", "questions"))
+			// a key that differs from one only in case stops decodeItem before it decodes: the
+			// questions are counted as the decoder reads them (a "Paragraphs"' too)
+			var all cmrcArticle
+			_ = jsonUnmarshal(raw, &all)
+			return emit(nil, 0, withItems(err, all.questions(), "question", "questions"))
 		}
 		if art.Paragraphs != nil {
 			return cmrcSQuADArticle(in, emit, raw, line, &art)

@@ -306,7 +306,12 @@ func foldedKey(raw []byte, v any) error {
 	if path == "" {
 		return nil
 	}
-	return fmt.Errorf("member %q differs from %q only in case: the benchmark's script does not read it, where the decoder may read it as %q (rename it)", path, field, field)
+	return errors.New(foldedMessage(path, field))
+}
+
+// foldedMessage says that the member at path differs from field only in case.
+func foldedMessage(path, field string) string {
+	return fmt.Sprintf("member %q differs from %q only in case: the benchmark's script does not read it, where the decoder may read it as %q (rename it)", path, field, field)
 }
 
 // itemID returns the function that names an item by peekID's rule, its id after prefix.

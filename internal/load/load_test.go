@@ -1067,12 +1067,13 @@ func TestFieldTypeWording(t *testing.T) {
 	}
 }
 
-// TestSQuADLayoutWording: a value out of place in a SQuAD-layout file (SQuAD, CMRC 2018) stops
+// TestSQuADLayoutWording: a "data" out of place in a SQuAD-layout file (SQuAD, CMRC 2018) stops
 // the load with its line and path (the files are one line), worded as the record reader words a
-// line of the wrong kind: an article that is a list reads "data[0]: want an object, got a list".
-// An article's title or a paragraph's context of the wrong kind is worded so too, but as the bad
-// item of that article or paragraph, which says how many questions are skipped with it, and the
-// load goes on (see TestSQuADTextFaults).
+// line of the wrong kind: a "data" that is an object reads "data: want a list, got an object".
+// An article, a paragraph, their lists or an article's title or a paragraph's context of the
+// wrong kind is worded so too ("data[0]: want an object, got a list"), but as a bad item of that
+// article or paragraph, which says how many questions are skipped with it, and the load goes on
+// (see TestSQuADTextFaults and TestSQuADStructureFaults).
 func TestSQuADLayoutWording(t *testing.T) {
 	_, err := record.NewReader(strings.NewReader(`["t"]`+"\n"), "r.jsonl").Read()
 	var rerr *record.Error
@@ -1080,11 +1081,8 @@ func TestSQuADLayoutWording(t *testing.T) {
 		t.Fatalf("record reader on a list: %v", err)
 	}
 	for _, tt := range []struct{ in, want string }{
-		{"{\"data\": [\n[\"t\"]]}", "s.json:2: data[0]: want an object, got a list"},
 		{"{\"data\":\n {\"title\": \"t\"}}", "s.json:2: data: want a list, got an object"},
-		{"{\"data\": [\n5]}", "s.json:2: data[0]: want an object, got a number"},
-		{"{\"data\": [{\"paragraphs\": [\ntrue]}]}", "s.json:2: data[0].paragraphs[0]: want an object, got true or false"},
-		{"{\"data\": [{\"paragraphs\": [{\"qas\":\n\"q\"}]}]}", "s.json:2: data[0].paragraphs[0].qas: want a list, got a string"},
+		{"{\"data\":\n 5}", "s.json:2: data: want a list, got a number"},
 	} {
 		for _, load := range []Loader{SQuAD, CMRC2018} {
 			_, _, err := loadString(t, load, "s.json", tt.in, Options{})
@@ -1171,6 +1169,137 @@ func TestSQuADTextFaults(t *testing.T) {
 	_, bads, err := loadString(t, SQuAD, "s.json", in, Options{})
 	if want := "s.json:3: data[1].title: want a string, got a list (1 question skipped with it)"; err != nil || len(bads) != 1 || bads[0] != want {
 		t.Errorf("over lines: bad items %q, %v; want [%q]", bads, err, want)
+	}
+}
+
+// TestSQuADStructureFaults: an article or a paragraph of the wrong kind (a number, a list), or one
+// whose "paragraphs" or "qas" is (a string, an object), is a bad item named by its path, and the
+// articles and paragraphs after it load; the streaming reader stopped the load on it, where CMRC
+// 2018's array of SQuAD-layout articles skipped it. An article or paragraph with a key that differs
+// from one it is read by only in case ("Title", "Context") is a bad item too, as every loader has
+// it (foldedKey), saying how many questions are skipped with it; the streaming reader ignored the
+// key (an article without a title, a paragraph without text). Both layouts word each alike.
+func TestSQuADStructureFaults(t *testing.T) {
+	q := func(id string) string {
+		return `{"id":"` + id + `","question":"?","answers":[{"text":"x","answer_start":0}]}`
+	}
+	good := `{"title":"B","paragraphs":[{"context":"x","qas":[` + q("q9") + `]}]}`
+	fold := func(key, field string) string {
+		return `member "` + key + `" differs from "` + field + `" only in case: the benchmark's script does not read it, where the decoder may read it as "` + field + `" (rename it)`
+	}
+	for _, tc := range []struct {
+		name      string
+		data      string // the "data" list
+		bads      string // the bad items, "|"-separated, of the streaming reader
+		arrayBads string // the array layout's
+		ids       string // the questions loaded
+	}{
+		{"qas a string",
+			`[{"title":"A","paragraphs":[{"context":"x","qas":"q"}]},` + good + `]`,
+			`s.json:1: data[0].paragraphs[0]: qas: want a list, got a string`,
+			`s.json:1: [0].paragraphs[0]: qas: want a list, got a string`,
+			"q9"},
+		{"qas a number, after a paragraph that loads",
+			`[{"title":"A","paragraphs":[{"context":"x","qas":[` + q("q1") + `]},{"qas":5,"context":"x"}]},` + good + `]`,
+			`s.json:1: data[0].paragraphs[1]: qas: want a list, got a number`,
+			`s.json:1: [0].paragraphs[1]: qas: want a list, got a number`,
+			"q1,q9"},
+		{"qas an object",
+			`[{"title":"A","paragraphs":[{"context":"x","qas":{"a":[` + q("q1") + `]}},{"context":"x","qas":[` + q("q2") + `]}]},` + good + `]`,
+			`s.json:1: data[0].paragraphs[0]: qas: want a list, got an object`,
+			`s.json:1: [0].paragraphs[0]: qas: want a list, got an object`,
+			"q2,q9"},
+		{"paragraphs a string",
+			`[{"title":"A","paragraphs":"p"},` + good + `]`,
+			`s.json:1: data[0]: paragraphs: want a list, got a string`,
+			`s.json:1: [0]: paragraphs: want a list, got a string`,
+			"q9"},
+		{"paragraphs an object",
+			`[{"paragraphs":{"context":"x","qas":[` + q("q1") + `]},"title":"A"},` + good + `]`,
+			`s.json:1: data[0]: paragraphs: want a list, got an object`,
+			`s.json:1: [0]: paragraphs: want a list, got an object`,
+			"q9"},
+		{"a paragraph a number, the next loads",
+			`[{"title":"A","paragraphs":[5,{"context":"x","qas":[` + q("q1") + `]}]},` + good + `]`,
+			`s.json:1: data[0].paragraphs[0]: want an object, got a number`,
+			`s.json:1: [0].paragraphs[0]: want an object, got a number`,
+			"q1,q9"},
+		{"a paragraph a list",
+			`[{"title":"A","paragraphs":[[` + q("q1") + `],true]},` + good + `]`,
+			`s.json:1: data[0].paragraphs[0]: want an object, got a list|s.json:1: data[0].paragraphs[1]: want an object, got true or false`,
+			`s.json:1: [0].paragraphs[0]: want an object, got a list|s.json:1: [0].paragraphs[1]: want an object, got true or false`,
+			"q9"},
+		{"an article a number",
+			`[5,` + good + `]`,
+			`s.json:1: data[0]: want an object, got a number`,
+			`s.json:1: [0]: want an object, got a number`,
+			"q9"},
+		{"articles a string, a list, true",
+			`["a",[` + good + `],true,` + good + `]`,
+			`s.json:1: data[0]: want an object, got a string|s.json:1: data[1]: want an object, got a list|s.json:1: data[2]: want an object, got true or false`,
+			`s.json:1: [0]: want an object, got a string|s.json:1: [1]: want an object, got a list|s.json:1: [2]: want an object, got true or false`,
+			"q9"},
+		{"Title",
+			`[{"Title":"A","paragraphs":[{"context":"x","qas":[` + q("q1") + `]},{"context":"x","qas":[` + q("q2") + `]}]},` + good + `]`,
+			`s.json:1: data[0]: ` + fold("Title", "title") + ` (2 questions skipped with it)`,
+			`s.json:1: [0]: ` + fold("Title", "title") + ` (2 questions skipped with it)`,
+			"q9"},
+		{"TITLE beside title",
+			`[{"title":"A","TITLE":"B","paragraphs":[{"context":"x","qas":[` + q("q1") + `]}]},` + good + `]`,
+			`s.json:1: data[0]: ` + fold("TITLE", "title") + ` (1 question skipped with it)`,
+			`s.json:1: [0]: ` + fold("TITLE", "title") + ` (1 question skipped with it)`,
+			"q9"},
+		{"Paragraphs: its questions are counted",
+			`[{"title":"A","Paragraphs":[{"context":"x","qas":[` + q("q1") + `]}]},` + good + `]`,
+			`s.json:1: data[0]: ` + fold("Paragraphs", "paragraphs") + ` (1 question skipped with it)`,
+			`s.json:1: [0]: ` + fold("Paragraphs", "paragraphs") + ` (1 question skipped with it)`,
+			"q9"},
+		{"Context, the next paragraph loads",
+			`[{"title":"A","paragraphs":[{"Context":"x","qas":[` + q("q1") + `]},{"context":"x","qas":[` + q("q2") + `]}]},` + good + `]`,
+			`s.json:1: data[0].paragraphs[0]: ` + fold("Context", "context") + ` (1 question skipped with it)`,
+			`s.json:1: [0].paragraphs[0]: ` + fold("Context", "context") + ` (1 question skipped with it)`,
+			"q2,q9"},
+		{"QAS",
+			`[{"title":"A","paragraphs":[{"context":"x","QAS":[` + q("q1") + `]}]},` + good + `]`,
+			`s.json:1: data[0].paragraphs[0]: ` + fold("QAS", "qas") + ` (1 question skipped with it)`,
+			`s.json:1: [0].paragraphs[0]: ` + fold("QAS", "qas") + ` (1 question skipped with it)`,
+			"q9"},
+		{"a case-different key in a member of no one's loads",
+			`[{"title":"A","x":{"Title":1},"paragraphs":[{"context":"x","y":{"Context":1},"qas":[` + q("q1") + `]}]}]`,
+			``, ``, "q1"},
+	} {
+		for _, l := range []struct {
+			name   string
+			load   Loader
+			in     string
+			prefix string
+			bads   string
+		}{
+			{"squad", SQuAD, `{"version":"v2.0","data":` + tc.data + `}`, "squad:", tc.bads},
+			{"cmrc2018", CMRC2018, `{"version":"v1.0","data":` + tc.data + `}`, "cmrc2018:", tc.bads},
+			{"cmrc2018 array", CMRC2018, tc.data, "cmrc2018:", tc.arrayBads},
+		} {
+			ids, bads, err := loadString(t, l.load, "s.json", l.in, Options{})
+			want := strings.Split(tc.ids, ",")
+			for i := range want {
+				want[i] = l.prefix + want[i]
+			}
+			if err != nil || strings.Join(bads, "|") != l.bads || !slices.Equal(ids, want) {
+				t.Errorf("%s, %s: records %q, bad items %q, %v; want %q and [%s]", tc.name, l.name, ids, bads, err, want, l.bads)
+			}
+		}
+	}
+	// Over lines, the streaming reader names the line the value starts on, or its object's.
+	for _, tt := range []struct{ in, want string }{
+		{"{\"data\": [\n5, " + good + "]}", "s.json:2: data[0]: want an object, got a number"},
+		{"{\"data\": [{\"paragraphs\": [\ntrue]}, " + good + "]}", "s.json:2: data[0].paragraphs[0]: want an object, got true or false"},
+		{"{\"data\": [{\"paragraphs\": [{\"qas\":\n\"q\"}]}, " + good + "]}", "s.json:2: data[0].paragraphs[0]: qas: want a list, got a string"},
+		{"{\"data\": [" + good + ",\n{\"paragraphs\": [{\"Context\": \"c\", \"qas\": [" + q("q1") + "]}]}]}", "s.json:2: data[1].paragraphs[0]: " + fold("Context", "context") + " (1 question skipped with it)"},
+	} {
+		ids, bads, err := loadString(t, SQuAD, "s.json", tt.in, Options{})
+		if err != nil || len(bads) != 1 || bads[0] != tt.want || !slices.Equal(ids, []string{"squad:q9"}) {
+			t.Errorf("%q: records %q, bad items %q, %v; want [%q]", tt.in, ids, bads, err, tt.want)
+		}
 	}
 }
 

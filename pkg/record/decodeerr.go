@@ -196,6 +196,9 @@ func jsonKind(t reflect.Type) string {
 		reflect.Uint, reflect.Uint8, reflect.Uint16, reflect.Uint32, reflect.Uint64:
 		return "an integer"
 	case reflect.Slice, reflect.Array:
+		if t.Elem() == rawType {
+			return "a list" // of any values: "a list of JSON values" says no more
+		}
 		return "a list of " + plural(jsonKind(t.Elem()))
 	case reflect.Map, reflect.Struct:
 		return "an object"

@@ -117,10 +117,12 @@ func TestDecodeErrorMessages(t *testing.T) {
 // that a stage decoding its own input with it (qa-load) says what the others say.
 func TestDecodeErrorStandardLibrary(t *testing.T) {
 	type item struct {
-		Question string   `json:"question"`
-		Answers  []string `json:"answers"`
+		Question string            `json:"question"`
+		Answers  []string          `json:"answers"`
+		Items    []json.RawMessage `json:"items"` // a list of any values: "a list"
 	}
 	for _, tc := range []struct{ in, want string }{
+		{`{"items":"x"}`, `items: want a list, got a string`},
 		{`[1]`, `want an object, got a list`},
 		{`5`, `want an object, got a number`},
 		{`"s"`, `want an object, got a string`},
