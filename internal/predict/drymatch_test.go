@@ -28,6 +28,8 @@ func evaLearnPos(n int, noRubric bool) *record.Record {
 var (
 	passedRe  = regexp.MustCompile(`(\d+) passed through((?: \([^)]*\))?)`)
 	alreadyRe = regexp.MustCompile(`(\d+) already predicted((?: \([^)]*\))?)`)
+	// needsJudgeRe reads the record a warning for want of --judge-model names.
+	needsJudgeRe = regexp.MustCompile(`records with a sequence \(([^,)]+)`)
 )
 
 // dryMatchesRun dry-runs in with args, then runs it against srv, and checks that the dry run says
@@ -84,6 +86,9 @@ func dryMatchesRun(t *testing.T, srv *graderServer, in string, args ...string) [
 	p, a := passedRe.FindStringSubmatch(rstderr), alreadyRe.FindStringSubmatch(dstderr)
 	if p == nil || a == nil || p[1] != a[1] || p[2] != a[2] {
 		t.Errorf("the run's summary says %q, the dry run's %q\ndry run: %s\nrun: %s", p, a, dstderr, rstderr)
+	}
+	if r, d := needsJudgeRe.FindStringSubmatch(rstderr), needsJudgeRe.FindStringSubmatch(dstderr); fmt.Sprint(r) != fmt.Sprint(d) {
+		t.Errorf("the run's warning for want of --judge-model names %q, the dry run's %q\ndry run: %s\nrun: %s", r, d, dstderr, rstderr)
 	}
 	return dry
 }
