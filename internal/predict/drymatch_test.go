@@ -123,6 +123,7 @@ func TestDryRunMatchesRunSequences(t *testing.T) {
 		{"no rubric first", []*record.Record{evaLearnPos(1, true), answered[1], answered[2]}, full},
 		{"answered positions, one asked again", []*record.Record{answered[0], unanswered(answered[1]), answered[2]}, full},
 		{"answered, failed verdict, retry errors", []*record.Record{answered[0], failedVerdict(answered[1]), answered[2]}, append(full, "--retry-errors")},
+		{"a repeated position answered, after its first asked", []*record.Record{evaLearnPos(1, false), answered[0], answered[1]}, full},
 		{"answered, failed verdict, passed through", []*record.Record{answered[0], failedVerdict(answered[1]), answered[2]}, full},
 	}
 	for _, tt := range tests {
