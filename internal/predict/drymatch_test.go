@@ -5,6 +5,7 @@ import (
 	"fmt"
 	"path/filepath"
 	"regexp"
+	"slices"
 	"strings"
 	"testing"
 
@@ -116,19 +117,31 @@ func TestDryRunMatchesRunSequences(t *testing.T) {
 		name string
 		recs []*record.Record
 		args []string
+		kept []int // the records passed through, as written
 	}{
-		{"no judge model, answered positions after an unanswered one", []*record.Record{unanswered(answered[0]), answered[1], answered[2]}, noJudge},
-		{"no judge model, answered positions first", []*record.Record{answered[0], answered[1], unanswered(answered[2])}, noJudge},
-		{"no rubric after a position waiting for its verdict", []*record.Record{evaLearnPos(1, false), evaLearnPos(2, true), evaLearnPos(3, false)}, full},
-		{"no rubric first", []*record.Record{evaLearnPos(1, true), answered[1], answered[2]}, full},
-		{"answered positions, one asked again", []*record.Record{answered[0], unanswered(answered[1]), answered[2]}, full},
-		{"answered, failed verdict, retry errors", []*record.Record{answered[0], failedVerdict(answered[1]), answered[2]}, append(full, "--retry-errors")},
-		{"a repeated position answered, after its first asked", []*record.Record{evaLearnPos(1, false), answered[0], answered[1]}, full},
-		{"answered, failed verdict, passed through", []*record.Record{answered[0], failedVerdict(answered[1]), answered[2]}, full},
+		// Without a judge model the run asks nothing: the positions answered before keep their
+		// paid answers and verdicts, after an unanswered one too (a rerun with it asks them again).
+		{"no judge model, answered positions after an unanswered one", []*record.Record{unanswered(answered[0]), answered[1], answered[2]}, noJudge, []int{1, 2}},
+		{"no judge model, answered positions first", []*record.Record{answered[0], answered[1], unanswered(answered[2])}, noJudge, []int{0, 1}},
+		{"no rubric after a position waiting for its verdict", []*record.Record{evaLearnPos(1, false), evaLearnPos(2, true), evaLearnPos(3, false)}, full, nil},
+		{"no rubric first", []*record.Record{evaLearnPos(1, true), answered[1], answered[2]}, full, nil},
+		{"answered positions, one asked again", []*record.Record{answered[0], unanswered(answered[1]), answered[2]}, full, []int{0}},
+		{"answered, failed verdict, retry errors", []*record.Record{answered[0], failedVerdict(answered[1]), answered[2]}, append(full, "--retry-errors"), []int{0}},
+		{"a repeated position answered, after its first asked", []*record.Record{evaLearnPos(1, false), answered[0], answered[1]}, full, nil},
+		{"answered, failed verdict, passed through", []*record.Record{answered[0], failedVerdict(answered[1]), answered[2]}, full, []int{0, 1, 2}},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
-			dryMatchesRun(t, srv, jsonl(t, tt.recs...), tt.args...)
+			dry := dryMatchesRun(t, srv, jsonl(t, tt.recs...), tt.args...)
+			var kept []int
+			for i, d := range dry {
+				if d.AlreadyPredicted {
+					kept = append(kept, i)
+				}
+			}
+			if !slices.Equal(kept, tt.kept) {
+				t.Errorf("records passed through %v, want %v", kept, tt.kept)
+			}
 		})
 	}
 }

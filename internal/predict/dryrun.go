@@ -369,6 +369,8 @@ func (s *drySolver) line(rec *record.Record, dup bool) dryPrediction {
 	a := s.a
 	d := dryPrediction{ID: rec.ID}
 	switch {
+	case s.unjudged && a.passesSolved(rec): // as the run keeps it (unjudged)
+		d.AlreadyPredicted = true
 	case s.unjudged:
 		d.Error = errNeedsJudge
 	case rec.Sequence.Position < 1 && !a.passesSolved(rec): // as the run fails it

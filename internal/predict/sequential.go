@@ -100,9 +100,15 @@ const errNeedsJudge = "needs --judge-model: the answers of a sequence (EvaLearn)
 
 // unjudged fails recs, the positions of batch b from the first that needs a call on, for want of
 // --judge-model: an error on each record, not a usage error, as it is found only here, perhaps
-// after other records were answered (and paid for), which must still be written.
+// after other records were answered (and paid for), which must still be written. A position after
+// the first that an earlier run answered passes through, its paid answer and verdict kept: the
+// run asks nothing, and a rerun with --judge-model asks it again after those before it.
 func (a *app) unjudged(b *batch, recs []*record.Record) {
-	for _, rec := range recs {
+	for i, rec := range recs {
+		if i > 0 && a.passesSolved(rec) {
+			a.keep(rec)
+			continue
+		}
 		a.fail(rec, errNeedsJudge)
 	}
 	a.seq.mu.Lock()
