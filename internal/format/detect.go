@@ -13,6 +13,8 @@ import (
 	"strings"
 	"unicode"
 	"unicode/utf8"
+
+	"github.com/qapipe/qapipe/pkg/record"
 )
 
 // Detect guesses the format of a file from its name and the first bytes of its content (head),
@@ -25,31 +27,53 @@ import (
 // name a benchmark's keys, would otherwise be read as JSON and fail. When the content says
 // nothing, a benchmark's name in the file name decides, then the extension (.jsonl, .ndjson). A
 // ".gz" suffix (in any case) is ignored: head is the decompressed text (textfile.NewReader).
+//
+// A benchmark's file is told by its first object's own members (the first line's, the top-level
+// object's or a JSON array's first item), as each rule below names them: a benchmark's key nested
+// in another field (a generic row's meta), a key's name as a value, or a later line's key, leaves
+// a generic file generic. Only when that object is not whole in head (longer than it, as
+// LoCoMo's and LongMemEval's first items are, or not read as one) does the text decide, the keys
+// found anywhere in head (has).
+//
+// Note: the text decided every rule but HotpotQA's, so a JSON Lines file whose rows held
+// {"meta": {"gpt4res": ...}} was read as EvaLearn's results, every row loading (exit 0) as
+// evalearn:problem:<id> with no answers and its question moved to meta, and one with a
+// question_id and a question_type ("factoid") as LongMemEval's, every item bad.
 func Detect(name string, head []byte) string {
 	base := strings.ToLower(filepath.Base(TrimGz(name)))
 	has := func(key string) bool { return bytes.Contains(head, []byte(`"`+key+`"`)) }
+	ms, _, _, whole := firstMembers(head)
+	// tell is what the first object's own members say (own), or the text (text) when that object
+	// is not whole in head and its whole members do not tell.
+	tell := func(own func(map[string]json.RawMessage) bool, text func() bool) bool {
+		return own(ms) || !whole && text()
+	}
 	switch {
 	case Records(head):
 		return "records"
 	case slices.Contains([]string{".csv", ".tsv", ".tab"}, Ext(name)):
 		return "csv"
-	case has("gpt4judge") || has("gpt4res") || has("position_in_sequence"):
+	case tell(evaLearnResult, func() bool { return has("gpt4judge") || has("gpt4res") || has("position_in_sequence") }):
 		return "evalearn-results"
-	case has("question_ids") || strings.HasPrefix(base, "evalearn_"):
+	case tell(evaLearnSequence, func() bool { return has("question_ids") }) || strings.HasPrefix(base, "evalearn_"):
 		return "evalearn"
 	case hotpotItem(head, has): // official, or the Hugging Face export
 		return "hotpotqa"
 	// The test files' items hold no supporting facts: their fields tell them (hotpotTestItem).
 	case hotpotTestItem(head):
 		return "hotpotqa"
-	case has("haystack_sessions") || has("haystack_session_ids") || (has("question_id") && has("question_type")):
+	case tell(longMemEvalItem, func() bool {
+		return has("haystack_sessions") || has("haystack_session_ids") || has("question_id") && has("question_type")
+	}):
 		return "longmemeval"
-	// A LoCoMo sample lists its questions first: its first lines hold only their keys.
-	case has("sample_id") && has("conversation") || has("qa") && (has("session_1") || has("evidence") && has("category")):
+	// A LoCoMo sample lists its questions first: cut, its first lines hold only their keys.
+	case tell(locomoSample, func() bool {
+		return has("sample_id") && has("conversation") || has("qa") && (has("session_1") || has("evidence") && has("category"))
+	}):
 		return "locomo"
-	case has("context_text") && has("query_id"): // CMRC 2018's first layout (its trial file)
+	case tell(cmrcTrialArticle, func() bool { return has("context_text") && has("query_id") }): // CMRC 2018's first layout
 		return "cmrc2018"
-	case has("paragraphs") && has("qas"):
+	case tell(squadLayout, func() bool { return has("paragraphs") && has("qas") }):
 		if strings.Contains(base, "cmrc") || mostlyHan(head) {
 			return "cmrc2018"
 		}
@@ -61,7 +85,7 @@ func Detect(name string, head []byte) string {
 			return "cmrc2018"
 		}
 		return "squad"
-	case has("rubric") && has("prompt") && has("canonical_answer"):
+	case tell(evaLearnProblem, func() bool { return has("rubric") && has("prompt") && has("canonical_answer") }):
 		return "evalearn"
 	}
 	for _, f := range []string{"hotpotqa", "locomo", "longmemeval", "cmrc2018", "squad"} {
@@ -226,6 +250,81 @@ func SQuADExport(head []byte) bool {
 	return isList(answers["text"]) && isList(answers["answer_start"])
 }
 
+// evaLearnResult reports whether ms, a first object's members, are those of an object of
+// EvaLearn's results (evaluate.py's output): a problem with the model's reply (gpt4res), the
+// judge's text (gpt4judge) or its place in a sequence (position_in_sequence).
+func evaLearnResult(ms map[string]json.RawMessage) bool {
+	return ms["gpt4judge"] != nil || ms["gpt4res"] != nil || ms["position_in_sequence"] != nil
+}
+
+// evaLearnSequence reports whether ms are the members of a sequence of EvaLearn_Sequence.json:
+// its question_ids.
+func evaLearnSequence(ms map[string]json.RawMessage) bool { return ms["question_ids"] != nil }
+
+// evaLearnProblem reports whether ms are the members of a problem of EvaLearn_Problem.json: a
+// prompt, a rubric and a canonical_answer.
+func evaLearnProblem(ms map[string]json.RawMessage) bool {
+	return ms["rubric"] != nil && ms["prompt"] != nil && ms["canonical_answer"] != nil
+}
+
+// longMemEvalItem reports whether ms are the members of a LongMemEval entry: its haystack
+// (haystack_sessions or haystack_session_ids), or, without one, a question_id and a
+// question_type that is one of LongMemEval's six or comes with the question_date every entry
+// has. A generic row's question_id and question_type ("factoid") are not.
+func longMemEvalItem(ms map[string]json.RawMessage) bool {
+	if ms["haystack_sessions"] != nil || ms["haystack_session_ids"] != nil {
+		return true
+	}
+	if ms["question_id"] == nil || ms["question_type"] == nil {
+		return false
+	}
+	var typ string
+	return ms["question_date"] != nil ||
+		json.Unmarshal(ms["question_type"], &typ) == nil && slices.Contains(record.LongMemEvalTypes, typ)
+}
+
+// locomoSample reports whether ms are the members of a LoCoMo sample: a conversation with a
+// sample_id or a qa list, or a qa list of questions with evidence and a category (as the output
+// of LoCoMo's evaluate_qa.py, a sample_id and its qa, holds them).
+func locomoSample(ms map[string]json.RawMessage) bool {
+	if ms["conversation"] != nil && (ms["sample_id"] != nil || isList(ms["qa"])) {
+		return true
+	}
+	return anyItem(ms["qa"], func(q map[string]json.RawMessage) bool { return q["evidence"] != nil && q["category"] != nil })
+}
+
+// cmrcTrialArticle reports whether ms are the members of an article of CMRC 2018's first layout
+// (its trial file): a context_text and qas of questions with a query_id.
+func cmrcTrialArticle(ms map[string]json.RawMessage) bool {
+	return ms["context_text"] != nil && anyItem(ms["qas"], func(q map[string]json.RawMessage) bool { return q["query_id"] != nil })
+}
+
+// squadLayout reports whether ms are the members of a file of SQuAD's layout, {"data":
+// [articles]}, an article of whose data list has paragraphs of which one has qas, or of such an
+// article (a JSON array of them, the data list alone).
+func squadLayout(ms map[string]json.RawMessage) bool {
+	article := func(art map[string]json.RawMessage) bool {
+		return anyItem(art["paragraphs"], func(p map[string]json.RawMessage) bool { return p["qas"] != nil })
+	}
+	return anyItem(ms["data"], article) || article(ms)
+}
+
+// anyItem reports whether raw is a JSON list one of whose items is an object whose members are
+// as ok says.
+func anyItem(raw json.RawMessage, ok func(map[string]json.RawMessage) bool) bool {
+	var items []json.RawMessage
+	if !isList(raw) || json.Unmarshal(raw, &items) != nil {
+		return false
+	}
+	for _, item := range items {
+		var ms map[string]json.RawMessage
+		if isObject(item) && json.Unmarshal(item, &ms) == nil && ok(ms) {
+			return true
+		}
+	}
+	return false
+}
+
 // hotpotItem reports whether head opens HotpotQA items with their supporting facts: its first
 // object (the first line's, or a JSON array's first item) has supporting_facts and a string "_id"
 // (the official files'), or a string "id" and supporting_facts as the Hugging Face export writes
@@ -283,6 +382,12 @@ var hotpotContextStart = regexp.MustCompile(`^\s*:\s*\[\s*\[\s*"(?:[^"\\]|\\.)*"
 func isString(raw json.RawMessage) bool {
 	t := bytes.TrimLeft(raw, " \t\r\n")
 	return len(t) > 0 && t[0] == '"'
+}
+
+// isObject reports whether raw, a member's value (nil if there is none), is a JSON object.
+func isObject(raw json.RawMessage) bool {
+	t := bytes.TrimLeft(raw, " \t\r\n")
+	return len(t) > 0 && t[0] == '{'
 }
 
 // isList reports whether raw, a member's value (nil if there is none), is a JSON list.

@@ -66,6 +66,43 @@ func TestDetectByName(t *testing.T) {
 		{"g.jsonl", `{"id":"g1","question":"q","answers":["a"],"supporting_facts":[["T",0]]}` + "\n" + `{"_id":"g2","question":"q","answers":["a"],"supporting_facts":[["T",0]]}`, "jsonl"},
 		{"g.jsonl", `{"_id":"g1","question":"q","answers":["a"],"meta":{"supporting_facts":[["T",0]]}}`, "jsonl"},
 		{"g.json", `[{"doc":{"_id":"x","supporting_facts":[["T",0]]},"resps":[]}]`, ""},
+		// Every other benchmark's file is told by its first object's own members too: a key of
+		// EvaLearn's, LongMemEval's, LoCoMo's or the SQuAD and CMRC layouts nested in another
+		// field, a value, or a question_type LongMemEval has not, leaves a generic file generic.
+		{"g.jsonl", `{"id":"q1","question":"Who?","answers":["a"],"meta":{"gpt4res":"x"}}`, "jsonl"},
+		{"g.jsonl", `{"id":"q1","question":"Who?","answers":["a"],"meta":{"gpt4judge":"x","position_in_sequence":1}}`, "jsonl"},
+		{"g.jsonl", `{"id":"q1","question":"Who?","answers":["gpt4res","position_in_sequence"]}`, "jsonl"},
+		{"g.jsonl", `{"id":"q1","question":"Who?","answers":["a"],"meta":{"question_ids":[1,2]}}`, "jsonl"},
+		{"g.jsonl", `{"id":"q1","prompt":"p","answers":["a"],"meta":{"rubric":"r","canonical_answer":"a"}}`, "jsonl"},
+		{"g.jsonl", `{"question_id":"q1","question_type":"factoid","question":"Who?","answers":["a"]}`, "jsonl"},
+		{"g.jsonl", `{"id":"q1","question":"Who?","answers":["a"],"meta":{"haystack_sessions":[],"haystack_session_ids":[]}}`, "jsonl"},
+		{"g.jsonl", `{"id":"q1","question":"Who?","answers":["a"],"meta":{"question_id":"x","question_type":"multi-session"}}`, "jsonl"},
+		{"g.jsonl", `{"id":"q1","question":"Who?","answers":["a"],"evidence":["D1:3"],"category":2,"source":"qa"}`, "jsonl"},
+		{"g.jsonl", `{"id":"q1","question":"Who?","answers":["a"],"meta":{"sample_id":"s","conversation":{"session_1":[]}}}`, "jsonl"},
+		{"g.jsonl", `{"id":"q1","question":"Who?","answers":["a"],"qa":[{"question":"q"}],"meta":{"evidence":[],"category":1}}`, "jsonl"},
+		{"g.jsonl", `{"id":"q1","question":"Who?","answers":["a"],"context_text":"c","meta":{"query_id":"x"}}`, "jsonl"},
+		{"g.jsonl", `{"id":"q1","question":"Who?","answers":["a"],"tags":["paragraphs","qas"]}`, "jsonl"},
+		{"g.jsonl", `{"id":"q1","question":"Who?","answers":["a"],"source":{"paragraphs":[{"qas":[]}]}}`, "jsonl"},
+		{"g.jsonl", `{"id":"q1","question":"Who?","answers":["a"]}` + "\n" + `{"id":614,"rubric":"r","gpt4res":"x"}`, "jsonl"}, // a later line's
+		{"g.json", `[{"doc":{"id":614,"prompt":["p"],"rubric":"r","canonical_answer":"","gpt4res":"x"},"resps":[]}]`, ""},
+		{"g.json", "[\n  {\n    \"id\": \"q1\",\n    \"meta\": {\n      \"haystack_sessions\": []\n    }\n  }\n]\n", ""},
+		// ... and a benchmark's own members tell it whatever the file's name, whole or cut.
+		{"rows.jsonl", `{"id":614,"type":"Extraction","prompt":["p"],"rubric":"r","canonical_answer":"","gpt4res":"a","gpt4judge":"j"}`, "evalearn-results"},
+		{"rows.json", "[\n  {\n    \"sequence_id\": 1,\n    \"position_in_sequence\": 1,\n    \"id\": 614\n  }\n]\n", "evalearn-results"},
+		{"rows.json", "[\n  {\n    \"sequence_id\": 1,\n    \"type\": \"Extraction\",\n    \"question_ids\": [\n      252\n    ]\n  }\n]\n", "evalearn"},
+		{"rows.json", `[{"id":1,"type":"T","level":1,"prompt":["p"],"rubric":"r","canonical_answer":"a"}]`, "evalearn"},
+		{"rows.jsonl", `{"question_id":"q","question_type":"temporal-reasoning","question":"When?","answer":"May"}`, "longmemeval"},
+		{"rows.jsonl", `{"question_id":"q","question_type":"mine","question":"When?","answer":"May","question_date":"2023/05/30 (Tue) 10:00"}`, "longmemeval"},
+		{"rows.json", `[{"question_id":"q","question":"When?","answer":"May","haystack_session_ids":[],"haystack_sessions":[]}]`, "longmemeval"},
+		{"rows.json", `[{"sample_id":"conv-26","qa":[{"question":"When?","answer":"May","evidence":["D1:3"],"category":2,"gpt-4_prediction":"May"}]}]`, "locomo"}, // evaluate_qa.py's output
+		{"rows.json", `[{"qa":[],"conversation":{"speaker_a":"A","speaker_b":"B","session_1":[]},"sample_id":"conv-1"}]`, "locomo"},
+		{"rows.json", `[{"qa":[{"question":"q"}],"conversation":{"session_1":[]}}]`, "locomo"},
+		{"rows.json", `[{"context_id":"TRIAL_0","context_text":"c","qas":[{"query_id":"TRIAL_0_QUERY_0","query_text":"q","answers":["a"]}]}]`, "cmrc2018"},
+		{"rows.json", `{"version":"1.1","data":[{"title":"T","paragraphs":[{"context":"c","qas":[{"id":"1","question":"q","answers":[]}]}]}]}`, "squad"},
+		{"rows.json", `[{"title":"T","paragraphs":[{"qas":[],"context":"c"}]}]`, "squad"}, // the data list alone: qa-load says to wrap it
+		{"rows.json", `[{"sample_id":"conv-x","conversation":[],"qa":[]}]`, "locomo"},     // a bad sample, reported as LoCoMo's
+		{"rows.json", `{"data":[{"title":"T","paragraph":[]},{"title":"U","paragraphs":[{"context":"c","qas":null}]}]}`, "squad"},
+		{"rows.json", `{"data":[{"title":"T","paragraphs":[{"context":"c","questions":[]}]}]}`, ""},
 		{"longmemeval_oracle.json", `[]`, "longmemeval"},
 		{"train-v2.0.json", `{"version": "v2.0", "data": [{"title": "T", "paragraphs": [{"qas": []}]}]}`, "squad"},
 		{"cmrc2018_trial.json", `{"version": "v1.0", "data": [{"paragraphs": [{"qas": []}]}]}`, "cmrc2018"},
