@@ -40,11 +40,7 @@ func TestNoUsageOfAnyReply(t *testing.T) {
 		{"the parsed reply's unknown", []model.Response{bad, none(good)}, nil, 1},
 	} {
 		t.Run(tt.name, func(t *testing.T) {
-			j := &Judge{Mode: ModeLoCoMo, Provider: "openai", Model: "j1", Routes: DefaultRoutes(), ParseRetries: 1,
-				Client: &seqClient{replies: tt.replies}, Prices: model.Prices{"j1": {Input: 1, Output: 1}}}
-			r := &record.Record{ID: "locomo:c:1", Dataset: "locomo", Type: "multi_hop", Question: "Where?", Answers: []string{"Paris"},
-				Meta: map[string]json.RawMessage{"category": json.RawMessage("1")}, Prediction: &record.Prediction{Text: "Paris"}}
-			jg, err := j.Grade(context.Background(), r)
+			j, jg, err := gradeReplies(tt.replies)
 			if err != nil || jg.Score == nil || *jg.Score != 1 || jg.Attempts != 2 {
 				t.Fatalf("Grade = %+v, %v; want score 1 after 2 replies", jg, err)
 			}
@@ -126,11 +122,7 @@ func TestCachedOnlyWhenEveryReplyIs(t *testing.T) {
 		{"both asked", []model.Response{bad, good}, false, 0},
 	} {
 		t.Run(tt.name, func(t *testing.T) {
-			j := &Judge{Mode: ModeLoCoMo, Provider: "openai", Model: "j1", Routes: DefaultRoutes(), ParseRetries: 1,
-				Client: &seqClient{replies: tt.replies}, Prices: model.Prices{"j1": {Input: 1, Output: 1}}}
-			r := &record.Record{ID: "locomo:c:1", Dataset: "locomo", Type: "multi_hop", Question: "Where?", Answers: []string{"Paris"},
-				Meta: map[string]json.RawMessage{"category": json.RawMessage("1")}, Prediction: &record.Prediction{Text: "Paris"}}
-			jg, err := j.Grade(context.Background(), r)
+			j, jg, err := gradeReplies(tt.replies)
 			if err != nil || jg.Score == nil || *jg.Score != 1 || jg.CostUSD == nil || *jg.CostUSD != 0.002 {
 				t.Fatalf("Grade = %+v, %v; want score 1 at $0.002, two replies of 1000 input tokens at $1 a million", jg, err)
 			}
@@ -142,4 +134,16 @@ func TestCachedOnlyWhenEveryReplyIs(t *testing.T) {
 			}
 		})
 	}
+}
+
+// gradeReplies grades a LoCoMo record answered "Paris", its gold answer, by a judge of model j1
+// ($1 a million tokens in and out) whose client gives replies in turn, one re-ask allowed, and
+// returns the judge, the judgment and the error.
+func gradeReplies(replies []model.Response) (*Judge, *record.Judgment, error) {
+	j := &Judge{Mode: ModeLoCoMo, Provider: "openai", Model: "j1", Routes: DefaultRoutes(), ParseRetries: 1,
+		Client: &seqClient{replies: replies}, Prices: model.Prices{"j1": {Input: 1, Output: 1}}}
+	r := &record.Record{ID: "locomo:c:1", Dataset: "locomo", Type: "multi_hop", Question: "Where?", Answers: []string{"Paris"},
+		Meta: map[string]json.RawMessage{"category": json.RawMessage("1")}, Prediction: &record.Prediction{Text: "Paris"}}
+	jg, err := j.Grade(context.Background(), r)
+	return j, jg, err
 }

@@ -1143,26 +1143,7 @@ func TestSQuADTextFaults(t *testing.T) {
 			`[{"title":null,"paragraphs":[{"context":"x","qas":[` + q("q1") + `]}]}]`,
 			``, ``, "q1"},
 	} {
-		for _, l := range []struct {
-			name   string
-			load   Loader
-			in     string
-			prefix string
-			bads   string
-		}{
-			{"squad", SQuAD, `{"version":"v2.0","data":` + tc.data + `}`, "squad:", tc.bads},
-			{"cmrc2018", CMRC2018, `{"version":"v1.0","data":` + tc.data + `}`, "cmrc2018:", tc.bads},
-			{"cmrc2018 array", CMRC2018, tc.data, "cmrc2018:", tc.arrayBads},
-		} {
-			ids, bads, err := loadString(t, l.load, "s.json", l.in, Options{})
-			want := strings.Split(tc.ids, ",")
-			for i := range want {
-				want[i] = l.prefix + want[i]
-			}
-			if err != nil || strings.Join(bads, "|") != l.bads || !slices.Equal(ids, want) {
-				t.Errorf("%s, %s: records %q, bad items %q, %v; want %q and [%s]", tc.name, l.name, ids, bads, err, want, l.bads)
-			}
-		}
+		checkSQuADLayouts(t, tc.name, tc.data, tc.bads, tc.arrayBads, tc.ids)
 	}
 	// Over lines, the streaming reader names the line the value starts on.
 	in := "{\"data\": [{\"paragraphs\": []},\n{\"title\":\n[\"t\"], \"paragraphs\": [{\"context\": \"c\", \"qas\": [" + q("q1") + "]}]}]}"
@@ -1268,26 +1249,7 @@ func TestSQuADStructureFaults(t *testing.T) {
 			`[{"title":"A","x":{"Title":1},"paragraphs":[{"context":"x","y":{"Context":1},"qas":[` + q("q1") + `]}]}]`,
 			``, ``, "q1"},
 	} {
-		for _, l := range []struct {
-			name   string
-			load   Loader
-			in     string
-			prefix string
-			bads   string
-		}{
-			{"squad", SQuAD, `{"version":"v2.0","data":` + tc.data + `}`, "squad:", tc.bads},
-			{"cmrc2018", CMRC2018, `{"version":"v1.0","data":` + tc.data + `}`, "cmrc2018:", tc.bads},
-			{"cmrc2018 array", CMRC2018, tc.data, "cmrc2018:", tc.arrayBads},
-		} {
-			ids, bads, err := loadString(t, l.load, "s.json", l.in, Options{})
-			want := strings.Split(tc.ids, ",")
-			for i := range want {
-				want[i] = l.prefix + want[i]
-			}
-			if err != nil || strings.Join(bads, "|") != l.bads || !slices.Equal(ids, want) {
-				t.Errorf("%s, %s: records %q, bad items %q, %v; want %q and [%s]", tc.name, l.name, ids, bads, err, want, l.bads)
-			}
-		}
+		checkSQuADLayouts(t, tc.name, tc.data, tc.bads, tc.arrayBads, tc.ids)
 	}
 	// Over lines, the streaming reader names the line the value starts on, or its object's.
 	for _, tt := range []struct{ in, want string }{
@@ -1572,6 +1534,34 @@ func TestEmptyQuestion(t *testing.T) {
 		want := []string{tc.want, strings.Replace(tc.want, "evalearn:7:1", "evalearn:7:3", 1)}
 		if err != nil || !slices.Equal(ids, []string{"evalearn:7:2"}) || !slices.Equal(bads, want) {
 			t.Errorf("evalearn, prompt %s: ids %q, bad items %q, %v; want [evalearn:7:2], %q", tc.prompt, ids, bads, err, want)
+		}
+	}
+}
+
+// checkSQuADLayouts loads data, a list of SQuAD-layout articles, as SQuAD's and CMRC 2018's
+// {"data": ...} files and as CMRC 2018's bare array of them, and checks the records' ids (ids,
+// comma-separated, without the dataset's prefix) and the bad items: bads in the object layouts,
+// arrayBads in the array, each joined with "|".
+func checkSQuADLayouts(t *testing.T, name, data, bads, arrayBads, ids string) {
+	t.Helper()
+	for _, l := range []struct {
+		name   string
+		load   Loader
+		in     string
+		prefix string
+		bads   string
+	}{
+		{"squad", SQuAD, `{"version":"v2.0","data":` + data + `}`, "squad:", bads},
+		{"cmrc2018", CMRC2018, `{"version":"v1.0","data":` + data + `}`, "cmrc2018:", bads},
+		{"cmrc2018 array", CMRC2018, data, "cmrc2018:", arrayBads},
+	} {
+		got, gotBads, err := loadString(t, l.load, "s.json", l.in, Options{})
+		want := strings.Split(ids, ",")
+		for i := range want {
+			want[i] = l.prefix + want[i]
+		}
+		if err != nil || strings.Join(gotBads, "|") != l.bads || !slices.Equal(got, want) {
+			t.Errorf("%s, %s: records %q, bad items %q, %v; want %q and [%s]", name, l.name, got, gotBads, err, want, l.bads)
 		}
 	}
 }
