@@ -293,12 +293,16 @@ func escalate(ctx context.Context, prog string, stderr io.Writer, sigs <-chan os
 	case <-broken:
 		endOfOutput(ctx, prog, stderr, sigs, finish)
 	}
+	// A signal's echo is timed from when the signal was taken in, not from when what it asks
+	// for was said on stderr, which may come later on a loaded machine or a slow stderr: a
+	// second signal a person sends once the echo is over counts however long that took.
+	echoEnd := time.Now().Add(SignalEcho(sig))
 	// stop waits, once the calls are abandoned, for the signal (or interruptGrace) that ends the
 	// process at once, naming the run name, unless the run ends first or its output's reader
 	// goes away (endOfOutput: none of the abandoned calls is left to store). sig is the last
-	// signal, whose echo lasts echo more.
-	stop := func(name string, sig os.Signal, echo time.Duration) {
-		switch _, why := nextSignal(sigs, done, broken, sig, echo, interruptGrace); why {
+	// signal, whose echo lasts until echoEnd.
+	stop := func(name string, sig os.Signal, echoEnd time.Time) {
+		switch _, why := nextSignal(sigs, done, broken, sig, time.Until(echoEnd), interruptGrace); why {
 		case stopDone:
 		case stopBroken:
 			endOfOutput(ctx, prog, stderr, sigs, finish)
@@ -309,28 +313,26 @@ func escalate(ctx context.Context, prog string, stderr io.Writer, sigs <-chan os
 	n := finish()
 	if name, ok := interrupt.NoCallsName(ctx); ok {
 		abandon()
-		stop(name, sig, SignalEcho(sig))
+		stop(name, sig, echoEnd)
 		return
 	}
 	sayFinishing(stderr, prog, n)
 	// The first signal's echo ends at echoEnd: a signal after it is a new one, however soon
 	// after finishGrace it comes (the echo was taken to begin again there).
-	echoEnd := time.Now().Add(SignalEcho(sig))
-	next, why := nextSignal(sigs, done, broken, sig, SignalEcho(sig), finishGrace)
-	echo := time.Until(echoEnd) // at finishGrace: what is left of the first signal's echo, if any
+	next, why := nextSignal(sigs, done, broken, sig, time.Until(echoEnd), finishGrace)
 	switch why {
 	case stopDone:
 		return
 	case stopBroken:
 		endOfOutput(ctx, prog, stderr, sigs, finish)
 	case stopSignal:
-		sig, echo = next, SignalEcho(next) // a second signal: its own echo, from now
+		sig, echoEnd = next, time.Now().Add(SignalEcho(next)) // a second signal: its own echo, from now
 		sayAbandoning(stderr, prog, why, n, finish)
 	default:
 		sayAbandoning(stderr, prog, why, n, finish)
 	}
 	abandon()
-	stop(prog, sig, echo)
+	stop(prog, sig, echoEnd)
 }
 
 // sayFinishing says on stderr, at the first signal, that the run finishes its n calls in flight

@@ -480,3 +480,35 @@ func TestEscalateNoCalls(t *testing.T) {
 		})
 	}
 }
+
+// TestEscalateEchoFromIntake: a signal's echo is timed from when it was taken in, so that a second
+// signal sent once the echo is over counts (the calls are abandoned) however late the command gets
+// to say that it is finishing: here finish returns only after the second signal was sent, two echo
+// windows after the first was taken in, as a loaded machine or a slow stderr may delay it.
+func TestEscalateEchoFromIntake(t *testing.T) {
+	ctx, finish := interrupt.WithFinish(context.Background())
+	took, sent := make(chan struct{}), make(chan struct{})
+	abandoned := make(chan struct{})
+	sigs, done, returned := make(chan os.Signal, 1), make(chan struct{}), make(chan struct{})
+	var stderr bytes.Buffer
+	go func() {
+		defer close(returned)
+		escalate(ctx, "qa-judge", &stderr, sigs, done, nil,
+			func() int { close(took); <-sent; finish(); return 1 }, func() { close(abandoned) })
+	}()
+	sigs <- syscall.SIGINT
+	<-took
+	time.Sleep(2 * SignalEcho(syscall.SIGINT))
+	sigs <- syscall.SIGINT
+	close(sent)
+	select {
+	case <-abandoned:
+	case <-time.After(30 * time.Second): // a hang guard: finishGrace, 2 minutes, would abandon them
+		t.Error("the second signal, sent after the first one's echo, was taken for its echo: the calls were not abandoned")
+	}
+	close(done)
+	<-returned
+	if !strings.Contains(stderr.String(), "interrupted again: abandoning") {
+		t.Errorf("stderr %q, want the calls abandoned at the second signal", stderr.String())
+	}
+}
