@@ -384,7 +384,7 @@ func (s *drySolver) line(rec *record.Record, dup bool) dryPrediction {
 	case s.asked > 0:
 		// What fails a position whatever the history (no rubric, nothing to ask) fails it when the
 		// run comes to it, or it is skipped: either way it fails, and so do the positions after it.
-		if _, err := a.studentRequest(rec, nil); err != nil {
+		if _, err := studentFault(rec); err != nil {
 			d.Error = err.Error()
 			s.broken = fmt.Sprintf("position %d failed", rec.Sequence.Position)
 			break

@@ -330,24 +330,34 @@ func (a *app) verdictText(jg *record.Judgment) string {
 // history: a run sends it, and a dry run shows it. It fails when rec's meta.sequence_type cannot
 // be read (studentType), when it has nothing to ask, and when it has no rubric to judge the answer by.
 func (a *app) studentRequest(rec *record.Record, history []prompt.EvaLearnRecord) (model.Request, error) {
-	typ, err := studentType(rec)
+	typ, err := studentFault(rec)
 	if err != nil {
 		return model.Request{}, err
 	}
-	turns := studentTurns(rec)
-	if !slices.ContainsFunc(turns, func(t string) bool { return textnorm.Strip(t) != "" }) {
-		// As a record of another benchmark: no call, which would ask nothing and be paid for.
-		return model.Request{}, fmt.Errorf("prompt: %w", errNothingToAsk)
-	}
-	if textnorm.Strip(rec.Rubric) == "" {
-		// The judge could not grade the answer, which would be paid for and never judged.
-		return model.Request{}, fmt.Errorf("%w: the answer is not asked, as it could not be judged", judge.ErrNoRubric)
-	}
-	sys, user := prompt.EvaLearnStudent(typ, history, turns)
+	sys, user := prompt.EvaLearnStudent(typ, history, studentTurns(rec))
 	temp := a.seq.temperature
 	return model.Request{Provider: a.provider, BaseURL: a.baseURL, Model: a.modelName, Temperature: &temp,
 		MaxTokens: a.seq.maxTokens, TopP: a.topP, TopK: a.topK, NumCtx: a.numCtx, Seed: a.seed, Sample: a.sample,
 		MaxTokensField: a.maxTokensField, Stop: a.stop, Messages: []model.Message{{Role: "system", Content: sys}, {Role: "user", Content: user}}}, nil
+}
+
+// studentFault returns the sequence type rec's student prompt names (studentType), or what keeps
+// rec, a position of a sequence, from being asked whatever its history: a meta.sequence_type that
+// cannot be read, nothing to ask, or no rubric to judge the answer by.
+func studentFault(rec *record.Record) (string, error) {
+	typ, err := studentType(rec)
+	if err != nil {
+		return "", err
+	}
+	if !slices.ContainsFunc(studentTurns(rec), func(t string) bool { return textnorm.Strip(t) != "" }) {
+		// As a record of another benchmark: no call, which would ask nothing and be paid for.
+		return "", fmt.Errorf("prompt: %w", errNothingToAsk)
+	}
+	if textnorm.Strip(rec.Rubric) == "" {
+		// The judge could not grade the answer, which would be paid for and never judged.
+		return "", fmt.Errorf("%w: the answer is not asked, as it could not be judged", judge.ErrNoRubric)
+	}
+	return typ, nil
 }
 
 // studentTurns is the prompt list EvaLearn would hold for rec: its turns, or, for a record without them
