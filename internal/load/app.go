@@ -363,8 +363,11 @@ func (a *app) emit(rec *record.Record, file string, line int, bad error) error {
 	}
 	a.read++
 	var kept Kept
+	attached := false
 	if a.preds != nil {
+		had := rec.Prediction != nil
 		kept = a.preds.Attach(rec)
+		attached = !had && rec.Prediction != nil
 	}
 	if a.ids.Add(rec.ID, file, line) && a.ids.Count() == 1 {
 		a.genericRepeat = a.generic
@@ -380,7 +383,7 @@ func (a *app) emit(rec *record.Record, file string, line int, bad error) error {
 			return a.skip(&record.Error{File: file, Line: line, ID: rec.ID, Err: err})
 		}
 	}
-	more, err := a.sel.Take(rec, Origin{File: file, Line: line, Generic: a.generic, Benchmark: a.benchmark, Kept: kept}, a.write)
+	more, err := a.sel.Take(rec, Origin{File: file, Line: line, Generic: a.generic, Benchmark: a.benchmark, Kept: kept, Attached: attached}, a.write)
 	if err == nil && !more {
 		err = errLimit
 	}
@@ -414,7 +417,7 @@ func (a *app) write(rec *record.Record, from Origin) error {
 		a.preds.Count(rec, from.Kept)
 	}
 	if from.Generic {
-		a.generics.add(rec, a.opt.Map)
+		a.generics.add(rec, a.opt.Map, from.Attached)
 	}
 	if from.Benchmark {
 		a.countBenchmark(rec, from)

@@ -212,8 +212,10 @@ func squadExportEmpty(rec *record.Record, m Mapping) bool {
 	return ok && jsonUnmarshal(raw, &rest) == nil && rest.AnswerStart != nil && len(rest.AnswerStart) == 0
 }
 
-// add counts rec, a generic record read with the mapping m.
-func (c *genericCount) add(rec *record.Record, m Mapping) {
+// add counts rec, a generic record read with the mapping m. A prediction attached from
+// --predictions' file (attached) is not counted as one of the record's fields: the file's own
+// warnings count the records it gave none.
+func (c *genericCount) add(rec *record.Record, m Mapping, attached bool) {
 	c.read++
 	if _, ok := rec.Meta[m.source("prediction_score")]; ok && rec.Prediction == nil {
 		c.scoreAlone++ // a score without a prediction to go with (by default its field's name)
@@ -225,6 +227,7 @@ func (c *genericCount) add(rec *record.Record, m Mapping) {
 		c.emptyAnswer++
 	}
 	switch {
+	case attached:
 	case rec.Prediction == nil:
 		c.unpredicted++
 	case !rec.Prediction.HasText():

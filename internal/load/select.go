@@ -83,6 +83,8 @@ type Origin struct {
 	// Kept: what the record carried, kept in place of what --predictions' file gives it (see
 	// Predictions.Attach).
 	Kept Kept
+	// Attached: the record's prediction is the one --predictions' file gave it, not its own.
+	Attached bool
 }
 
 // Writer writes a record the selection keeps, with its Origin, as given to Take: a sampled
