@@ -321,8 +321,12 @@ func (t *tally) count(jg *record.Judgment) {
 	if jg.Cached { // its replies came from the cache, parsable or not: no call was made
 		t.cached.Add(1)
 	}
-	if jg.Error == "" && jg.Label == LabelNeither {
+	switch {
+	case jg.Error != "":
+	case readsYesNo(jg.Mode) && jg.Label == LabelNeither:
 		t.neither.Add(1)
+	case readsLabel(jg.Mode) && jg.Label != mem0Correct && jg.Label != mem0Wrong:
+		t.offLabel(jg.Label)
 	}
 	t.judged.Add(1)
 	t.spend(jg)

@@ -25,7 +25,9 @@ MODES (--mode):
                       llama-3.1-70b-instruct meta-llama/Meta-Llama-3.1-70B-Instruct)
    locomo-continuous  MAGMA's 0.0-1.0 JSON score with reasoning, clamped; category 5 is decided by
                       the rule below, never sent to a model
-   mem0               mem0's CORRECT/WRONG JSON label (category 5 is not scored: no judgment)
+   mem0               mem0's CORRECT/WRONG JSON label (category 5 is not scored: no judgment); a
+                      label that is neither ("Correct", say) scores 0 as upstream scores it,
+                      counted in a warning
    evalearn           EvaLearn's rubric judge (sees rubric and answer only) and its exact reply parser
    adversarial, unanswerable
                       rule: the prediction must abstain (MAGMA's category-5 phrases); no model

@@ -54,6 +54,22 @@ func ParseYesNo(raw string) (Verdict, error) {
 // LabelNeither labels a yes/no reply that says neither.
 const LabelNeither = "neither"
 
+// mem0's verdicts: its judge is asked for one of them, and its rule scores 1 for CORRECT alone.
+const (
+	mem0Correct = "CORRECT"
+	mem0Wrong   = "WRONG"
+)
+
+// readsYesNo reports whether a judgment of mode was read by LongMemEval's yes/no rule
+// (ParseYesNo), whose labels are "yes", "no" and LabelNeither.
+func readsYesNo(mode string) bool {
+	return mode == ModeLongMemEval || mode == ModeCustom+":"+FormatYesNo
+}
+
+// readsLabel reports whether a judgment of mode was read by mem0's rule (ParseMem0), whose label
+// is the reply's own.
+func readsLabel(mode string) bool { return mode == ModeMem0 || mode == ModeCustom+":"+FormatLabel }
+
 // ParseMAGMA applies MAGMA's rule: json.loads of the whole reply (no fence stripping; NaN and
 // Infinity allowed), score = float(obj["score"]) clamped with max(0.0, min(1.0, s)), so NaN and
 // +Infinity give 1.0 and -Infinity 0.0. A reply that is not a JSON object, or whose "score" float()
@@ -119,7 +135,7 @@ func ParseMem0(raw string) (Verdict, error) {
 		return Verdict{}, unparsable(`no string "label"`)
 	}
 	v := Verdict{Label: label.S}
-	if label.S == "CORRECT" {
+	if label.S == mem0Correct {
 		v.Score = 1
 	}
 	return v, nil

@@ -19,6 +19,9 @@ import (
 type tally struct {
 	judged, rule, cached, skipped, already, unparsable, failed atomic.Int64
 	neither                                                    atomic.Int64  // yes/no replies saying neither
+	offLabels                                                  int           // mem0 labels neither CORRECT nor WRONG (under mu)
+	offLabelSeen                                               []string      // the first few of them, distinct (under mu)
+	offLabelMore                                               bool          // and others (under mu)
 	carried                                                    atomic.Int64  // already judged, and failed
 	notCalled                                                  atomic.Int64  // failed: calls a finishing run did not make
 	stopped                                                    command.Stops // failed: calls not made as the server was never reached or refused every call
@@ -58,6 +61,25 @@ func (t *tally) spend(jg *record.Judgment) {
 		t.unpriced = map[string]int{}
 	}
 	t.unpriced[jg.Model]++
+}
+
+// maxOffLabels bounds the distinct labels the warning of offLabel names.
+const maxOffLabels = 3
+
+// offLabel counts a judgment read by mem0's rule whose label is neither CORRECT nor WRONG
+// ("Correct", "PARTIALLY CORRECT"): the rule scores it 0, as upstream does, which without a
+// word would pass for the judge's WRONG.
+func (t *tally) offLabel(label string) {
+	t.mu.Lock()
+	defer t.mu.Unlock()
+	t.offLabels++
+	switch {
+	case slices.Contains(t.offLabelSeen, label):
+	case len(t.offLabelSeen) < maxOffLabels:
+		t.offLabelSeen = append(t.offLabelSeen, label)
+	default:
+		t.offLabelMore = true
+	}
 }
 
 // short is the progress's text: the tokens and cost spent so far, as qa-predict's says them, once
@@ -130,6 +152,14 @@ func summarize(w io.Writer, name string, t *tally, noUsage int64) {
 	if n := t.neither.Load(); n > 0 {
 		fmt.Fprintf(w, "qa-judge: warning: %s neither yes nor no (a refusal?): scored 0 as LongMemEval's rule scores %s, labelled %q\n",
 			english.Count(int(n), "yes/no reply says", "yes/no replies say"), english.Form(int(n), "it", "them"), LabelNeither)
+	}
+	if n := t.offLabels; n > 0 {
+		seen := command.QuotedList(t.offLabelSeen)
+		if t.offLabelMore {
+			seen += ", …"
+		}
+		fmt.Fprintf(w, "qa-judge: warning: %s neither CORRECT nor WRONG (%s): scored 0 as mem0's rule scores %s\n",
+			english.Count(n, "mem0 label is", "mem0 labels are"), seen, english.Form(n, "it", "them"))
 	}
 	if n := t.selfJudged.Load(); n > 0 {
 		fmt.Fprintf(w, "qa-judge: warning: %s by the judge model, so not judged (see %s): --retry-errors --allow-self-judge over the output judges %s\n",
