@@ -6,6 +6,7 @@ import (
 	"path/filepath"
 	"slices"
 	"strings"
+	"sync"
 	"testing"
 
 	"github.com/qapipe/qapipe/internal/cache"
@@ -227,5 +228,61 @@ func TestMaxTokensFieldCacheKey(t *testing.T) {
 		if jg := decodeAll(t, stdout)[0].Judgments["auto/gpt-4o-mini"]; jg.Cached != run.cached || jg.Score == nil || *jg.Score != 1 {
 			t.Errorf("run %d (%s): judgment %+v, want cached %v and score 1", i, run.field, jg, run.cached)
 		}
+	}
+}
+
+// TestCutUnparsableNotAskedAgain: a reply with text that stopped at max_tokens (or at the model's
+// context window) before the judge's verdict, and so cannot be parsed, says so in its error, where
+// "invalid JSON: unterminated string" alone hid that a larger --max-tokens lets it finish; and it
+// is not asked again under --parse-retries, as an empty reply cut so is not: the same budget cuts it
+// again. A cut reply that parses is the verdict, and one that stopped of itself is asked again.
+func TestCutUnparsableNotAskedAgain(t *testing.T) {
+	magma := rec("locomo:conv-26:0", "locomo", "temporal", "When?", "7 May 2023", "7 May 2023", `{"category":2}`)
+	const cutJSON = `{"reasoning": "The predicted answer names the same day as the gold`
+	tests := []struct {
+		name    string
+		args    []string
+		content string
+		finish  string
+		calls   int
+		want    string // the judgment's error, "" for a score
+	}{
+		{"cut at the budget given", []string{"--max-tokens", "20"}, cutJSON, "length", 1,
+			"unparsable judge reply: invalid JSON: unterminated string at byte 66 (the reply stopped at max_tokens 20, cut short: a larger --max-tokens lets it finish)"},
+		{"cut at the server's limit", nil, cutJSON, "length", 1,
+			"unparsable judge reply: invalid JSON: unterminated string at byte 66 (the reply stopped at the server's token limit, no max_tokens being sent, cut short: --max-tokens lets it finish)"},
+		{"stopped of itself", []string{"--max-tokens", "20"}, cutJSON, "stop", 3,
+			"unparsable judge reply: invalid JSON: unterminated string at byte 66"},
+		{"cut after the verdict", []string{"--max-tokens", "20"}, `{"score": 1.0}`, "length", 1, ""},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			var mu sync.Mutex
+			calls := 0
+			srv := newChatWriter(t, func(w http.ResponseWriter, req chatRequest) {
+				mu.Lock()
+				calls++
+				mu.Unlock()
+				writeCompletion(w, req.Model, map[string]any{"role": "assistant", "content": tt.content}, tt.finish, 20)
+			})
+			args := append([]string{"--base-url", srv.URL, "--model", "gpt-4o-mini", "--mode", "locomo-continuous", "--parse-retries", "2"}, tt.args...)
+			stdout, stderr, code := runJudge(t, args, magma)
+			mu.Lock()
+			n := calls
+			mu.Unlock()
+			if n != tt.calls {
+				t.Errorf("%d calls, want %d (stderr %s)", n, tt.calls, stderr)
+			}
+			jg := decodeAll(t, stdout)[0].Judgments["locomo-continuous/gpt-4o-mini"]
+			if jg.Error != tt.want {
+				t.Errorf("error %q, want %q (exit %d, stderr %s)", jg.Error, tt.want, code, stderr)
+			}
+			if tt.want != "" && (code != command.ExitBadRecords || jg.Raw != tt.content || jg.Attempts != tt.calls) {
+				t.Errorf("exit %d, raw %q, attempts %d; want exit %d, the reply kept, %d attempts", code, jg.Raw, jg.Attempts, command.ExitBadRecords, tt.calls)
+			}
+			if tt.want == "" && (code != 0 || jg.Score == nil || *jg.Score != 1) {
+				t.Errorf("exit %d, judgment %+v, want score 1", code, jg)
+			}
+		})
 	}
 }
