@@ -53,6 +53,8 @@ type dryCall struct {
 	// reply is the text of the reply the run is served from --cache, where it gives no Error: a
 	// LoCoMo batch's answers, or a LongMemEval note, which the reading call's prompt holds.
 	reply string
+	// cut is cutNote's on that reply: where it stopped, when it was cut short.
+	cut string
 }
 
 // dryPrediction is one line of --dry-run output. Then names the calls that follow and cannot be
@@ -192,7 +194,7 @@ func (a *app) dryRequest(stage string, req model.Request) dryCall {
 		if err != nil {
 			c.Error = err.Error()
 		} else {
-			c.reply = resp.Text
+			c.reply, c.cut = resp.Text, cutNote(req, resp)
 		}
 	}
 	return c

@@ -150,14 +150,14 @@ func (a *app) solveLoCoMo(ctx context.Context, b *batch) error {
 	var answers []prompt.LoCoMoAnswer
 	if answered {
 		if answers, err = prompt.LoCoMoBatchAnswers(resp.Text, asks); err != nil {
-			answered, first.Error = false, replyError(err, resp.Text)
+			answered, first.Error = false, replyError(err, resp.Text, cutNote(req, resp))
 		}
 	}
 	kept := ""
 	if replied {
 		kept = a.forgetUnanswered(ctx, req, answers)
 	}
-	a.giveLoCoMoAnswers(asked, first, answered, answers, resp.Text, kept)
+	a.giveLoCoMoAnswers(asked, first, answered, answers, resp.Text, cutNote(req, resp), kept)
 	return nil
 }
 
@@ -186,9 +186,9 @@ func (a *app) forgetUnanswered(ctx context.Context, req model.Request, answers [
 
 // giveLoCoMoAnswers gives each record of asked its prediction: first, the call's, to the first,
 // and to the others one that shares its model, attempts and error; when the call was answered
-// and its reply (reply) read, each with its answer in answers or its question's error; and kept
-// after the error.
-func (a *app) giveLoCoMoAnswers(asked []*record.Record, first *record.Prediction, answered bool, answers []prompt.LoCoMoAnswer, reply, kept string) {
+// and its reply (reply) read, each with its answer in answers or its question's error (and cut,
+// cutNote's, after it); and kept after the error.
+func (a *app) giveLoCoMoAnswers(asked []*record.Record, first *record.Prediction, answered bool, answers []prompt.LoCoMoAnswer, reply, cut, kept string) {
 	callErr := first.Error // the call's failure, every record's; a question's own goes on its record alone
 	for k, rec := range asked {
 		p := first
@@ -200,7 +200,7 @@ func (a *app) giveLoCoMoAnswers(asked []*record.Record, first *record.Prediction
 		if answered {
 			p.Text = answers[k].Text
 			if e := answers[k].Err; e != nil {
-				p.Text, p.Error = "", replyError(e, reply)
+				p.Text, p.Error = "", replyError(e, reply, cut)
 			}
 		}
 		p.Error += kept
@@ -210,9 +210,25 @@ func (a *app) giveLoCoMoAnswers(asked []*record.Record, first *record.Prediction
 }
 
 // replyError is the error a LoCoMo batch's question gets from reply, which LoCoMo's script could
-// not read for it (err), as the run gives it and a dry run over --cache shows it.
-func replyError(err error, reply string) string {
-	return fmt.Sprintf("reply: %v; the reply: %s", err, excerpt(reply))
+// not read for it (err), as the run gives it and a dry run over --cache shows it; cut, cutNote's,
+// follows it.
+func replyError(err error, reply, cut string) string {
+	return fmt.Sprintf("reply: %v; the reply: %s%s", err, excerpt(reply), cut)
+}
+
+// cutNote is what follows the error of a reply to req, resp, that its reader could not read: where
+// it stopped when it was cut short (a batch's JSON cut before its end, or before a question's
+// answer), "" when it came whole. The warning of cut replies counts it, but names no record.
+func cutNote(req model.Request, resp model.Response) string {
+	switch n := req.SentMaxTokens(); {
+	case !resp.Cut:
+		return ""
+	case resp.Window:
+		return " (the reply stopped at the model's context window, cut short: a shorter prompt lets it finish)"
+	case n > 0:
+		return fmt.Sprintf(" (the reply stopped at max_tokens %d, cut short: a larger --max-tokens lets it finish)", n)
+	}
+	return " (the reply stopped at the server's token limit, cut short: --max-tokens lets it finish)"
 }
 
 // excerpt is the start of a reply for an error message: at most 200 bytes, cut at a character.
@@ -299,9 +315,9 @@ func cachedLoCoMoErrors(c dryCall, asks []prompt.LoCoMoAsk) []string {
 		case c.Error != "":
 			failed[k] = c.Error
 		case err != nil:
-			failed[k] = replyError(err, c.reply)
+			failed[k] = replyError(err, c.reply, c.cut)
 		case answers[k].Err != nil:
-			failed[k] = replyError(answers[k].Err, c.reply)
+			failed[k] = replyError(answers[k].Err, c.reply, c.cut)
 		}
 	}
 	return failed

@@ -643,3 +643,55 @@ func TestLoCoMoBatchDryRunCachedFailure(t *testing.T) {
 		}
 	}
 }
+
+// TestLoCoMoBatchCutReply: a batched reply that stopped at max_tokens (finish_reason length)
+// before LoCoMo's script could read it, or before a question's answer, says so on every record it
+// fails, in the run and in a dry run over --cache, where "cannot read the batched reply" alone
+// hid that a larger --max-tokens lets it finish; a question the reply answered before the cut
+// keeps its answer.
+func TestLoCoMoBatchCutReply(t *testing.T) {
+	recs := goldenLoCoMo(t)[:3]
+	for _, tt := range []struct {
+		name, reply string
+		failed      []bool // by record
+	}{
+		{"unreadable", `{"0": "7 May 2023", "1": "20`, []bool{true, true, true}},
+		{"a question left out", `{"0": "7 May 2023", "1": "2022"}`, []bool{false, false, true}},
+	} {
+		t.Run(tt.name, func(t *testing.T) {
+			srv := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+				content, _ := json.Marshal(tt.reply)
+				w.Header().Set("Content-Type", "application/json")
+				fmt.Fprintf(w, `{"id":"c1","object":"chat.completion","created":1,"model":"gpt-4-turbo","choices":[{"index":0,"message":{"role":"assistant","content":%s},"finish_reason":"length"}],"usage":{"prompt_tokens":100,"completion_tokens":150,"total_tokens":250}}`, content)
+			}))
+			t.Cleanup(srv.Close)
+			const note = " (the reply stopped at max_tokens 150, cut short: a larger --max-tokens lets it finish)"
+			args := []string{"--provider", "openai", "--model", "gpt-4-turbo", "--base-url", srv.URL, "--api-key-file", keyFile(t),
+				"--batch-size", "3", "--cache", filepath.Join(t.TempDir(), "cache.sqlite")}
+			out, stderr, err := run(t, context.Background(), jsonl(t, recs...), args...)
+			if command.ExitCode(err) != 3 || len(out) != len(recs) {
+				t.Fatalf("exit %d, %d records; want 3, %d\n%s", command.ExitCode(err), len(out), len(recs), stderr)
+			}
+			for i, rec := range out {
+				if p := rec.Prediction; tt.failed[i] != strings.HasSuffix(p.Error, note) {
+					t.Errorf("%s: error %q; want it ending %q: %v", rec.ID, p.Error, note, tt.failed[i])
+				}
+			}
+			if !tt.failed[0] { // a reply that answers a question stays in the cache: the dry run reads it
+				dry, stderr, code := dryRunLines(t, jsonl(t, recs...), args...)
+				if code != 3 || len(dry) != len(recs) {
+					t.Fatalf("dry run exit %d, %d lines; want 3, %d\n%s", code, len(dry), len(recs), stderr)
+				}
+				for i, d := range dry {
+					e := d.Error
+					if len(d.Requests) > 0 && d.Requests[0].Error != "" {
+						e = d.Requests[0].Error
+					}
+					if tt.failed[i] != strings.HasSuffix(e, note) {
+						t.Errorf("dry run: %s: error %q; want it ending %q: %v", d.ID, e, note, tt.failed[i])
+					}
+				}
+			}
+		})
+	}
+}
