@@ -48,9 +48,10 @@ func nearest(name string, known []string) string {
 }
 
 // affix returns the one known name that name is a part of, or that is a part of name, where a
-// part is whole words at the start or the end, words being separated by '-' or '_': a name that
-// leaves out a word ("locomo" for "locomo-continuous", "api-key" for "api-key-file") or adds
-// one ("longmemeval-judge" for "longmemeval", "judge-model" for "model"). A part of a known
+// part is whole words at the start or the end, words being separated by '-', '_' or '/': a name
+// that leaves out a word ("locomo" for "locomo-continuous", "api-key" for "api-key-file", a
+// judgment's mode "evalearn" for its MODE/MODEL name "evalearn/gpt-4o") or adds one
+// ("longmemeval-judge" for "longmemeval", "judge-model" for "model"). A part of a known
 // name may also be within nearest's distance of name ("rule" for "rules-approximate"). Parts
 // have at least 4 characters, and two known names that fit give none: "key" and "f1_macro"
 // suggest nothing, where a short word says too little.
@@ -83,11 +84,11 @@ func affix(name string, known []string) string {
 }
 
 // parts returns the proper parts of s that are whole words at its start or its end, words being
-// separated by '-' or '_': "a-b-c" has "a", "a-b", "c" and "b-c".
+// separated by '-', '_' or '/': "a-b-c" has "a", "a-b", "c" and "b-c".
 func parts(s string) []string {
 	var out []string
 	for i, r := range s {
-		if r == '-' || r == '_' {
+		if r == '-' || r == '_' || r == '/' {
 			if i > 0 {
 				out = append(out, s[:i])
 			}

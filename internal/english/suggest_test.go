@@ -68,6 +68,10 @@ func TestSuggest(t *testing.T) {
 		{"longmemeval-judge", modes, "longmemeval"},
 		{"rule", []string{"rules-approximate", "mem0/gpt-4o"}, "rules-approximate"}, // the part within one edit
 		{"judge", metrics, "judge_score"},
+		// A judgment's mode for its MODE/MODEL name, as qa-judge names one run with --model.
+		{"evalearn", []string{"evalearn/gpt-4o", "other"}, "evalearn/gpt-4o"},
+		{"longmemeval", []string{"longmemeval/gpt-4o-2024-08-06"}, "longmemeval/gpt-4o-2024-08-06"},
+		{"evalearn", []string{"evalearn/gpt-4o", "evalearn/o3"}, ""}, // two models: a guess
 		{"text", []string{"json", "evalearn-text"}, "evalearn-text"},
 		{"judge-model", judgeFlags, "model"},
 		{"judge-base-url", judgeFlags, "base-url"},
