@@ -337,7 +337,7 @@ func TestNotUTF8(t *testing.T) {
 			nil, command.ExitBadRecords, "1 3", `a.csv:3 (id "2"): field "question": not UTF-8 text: byte 0xE9 at byte 4 of the cell` + hint},
 		{"h.csv", "id,qu\xe9stion\n1,x\n", nil, command.ExitFailure, "", "h.csv:1: header field 2: not UTF-8 text: byte 0xE9 at byte 3 of the name" + hint},
 		{"arr.json", "[{\"id\":\"a\",\"question\":\"x\"},\n {\"id\":\"b\",\n  \"question\":\"R\xe9\"}]\n",
-			[]string{"--format", "jsonl"}, command.ExitFailure, "", "arr.json:3: not UTF-8 text: byte 0xE9 at column 16" + hint},
+			[]string{"--format", "jsonl"}, command.ExitFailure, "a", "arr.json:3: not UTF-8 text: byte 0xE9 at column 16" + hint},
 		{"cut.json", "[{\"id\":\"a\",\"question\":\"x\xe2\x82", []string{"--format", "jsonl"}, command.ExitFailure, "",
 			"cut.json:1: not UTF-8 text: byte 0xE2 at column 25" + hint}, // a character cut by the end of the file
 		{"squad.json", "{\"version\": \"1.1\", \"data\": [{\"title\": \"T\xe9\", \"paragraphs\": []}]}",
@@ -365,6 +365,45 @@ func TestNotUTF8(t *testing.T) {
 			t.Errorf("%s: exit %d, records %q, message %q; want %d, %q, %q", tc.name, code, ids, msg, tc.code, tc.stdout, tc.stderr)
 		}
 	}
+}
+
+// TestNotUTF8KeepsItemsBefore: a JSON document that fails on a byte that is not UTF-8 writes
+// every item it holds before that byte, as it does those before a syntax error, wherever the
+// byte falls in what the decoder reads at a time: none of them is lost with the failure.
+func TestNotUTF8KeepsItemsBefore(t *testing.T) {
+	dir := t.TempDir()
+	for _, tc := range []struct {
+		format string
+		items  int // good items before the bad one
+		line   func(i int) string
+	}{
+		{"records", 1, recordItemLine},
+		{"records", 3000, recordItemLine},
+		{"jsonl", 2, func(i int) string { return fmt.Sprintf(`{"id":"r%d","question":"q","answers":["a"]}`, i) }},
+		{"jsonl", 5000, func(i int) string { return fmt.Sprintf(`{"id":"r%d","question":"q","answers":["a"]}`, i) }},
+	} {
+		var b strings.Builder
+		b.WriteString("[\n")
+		for i := range tc.items {
+			b.WriteString(tc.line(i) + ",\n")
+		}
+		b.WriteString("{\"id\":\"bad\",\"question\":\"Ren\xe9e\",\"answers\":[\"a\"]},\n" + tc.line(tc.items+1) + "\n]\n")
+		path := filepath.Join(dir, fmt.Sprintf("%s%d.json", tc.format, tc.items))
+		if err := os.WriteFile(path, []byte(b.String()), 0o644); err != nil {
+			t.Fatal(err)
+		}
+		var stdout, stderr bytes.Buffer
+		err := Run(context.Background(), []string{"qa-load", "--format", tc.format, path}, nil, &stdout, &stderr)
+		got := strings.Count(stdout.String(), "\n")
+		want := fmt.Sprintf("%s:%d: not UTF-8 text", path, tc.items+2)
+		if code := command.ExitCode(err); code != command.ExitFailure || err == nil || !strings.HasPrefix(err.Error(), want) || got != tc.items {
+			t.Errorf("%s, %d items before the bad one: %d records, error %v (exit %d); want %d and %q... (exit 1)", tc.format, tc.items, got, err, code, tc.items, want)
+		}
+	}
+}
+
+func recordItemLine(i int) string {
+	return fmt.Sprintf(`{"schema":1,"id":"r%d","question":"q","answers":["a"],"zz":{"n":%d}}`, i, i)
 }
 
 // TestUTF8Stream holds the piecewise check to the check of the whole stream, wherever the pieces

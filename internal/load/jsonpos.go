@@ -16,7 +16,9 @@ import (
 // lineCounter counts the newlines read through it so that a byte offset can be turned into a line
 // number. Offsets must be asked in increasing order; it keeps only the newlines not yet passed,
 // so its memory is bounded by the decoder's read-ahead. It also checks that what it reads is
-// UTF-8 text: the first byte that is not fails the read with a *lineError.
+// UTF-8 text: the first byte that is not fails the read with a *lineError, once the bytes before
+// it have been read, so that the decoder takes every item that ends before it, as it does those
+// before a syntax error, whichever piece of the input the byte comes in.
 type lineCounter struct {
 	r       io.Reader
 	read    int64   // bytes read so far
@@ -26,13 +28,21 @@ type lineCounter struct {
 	lines   int     // newlines read so far
 	start   int64   // offset of the line being read: just past the last newline
 	text    utf8Stream
+	notUTF8 error // the *lineError of a byte that is not text, for the read after the bytes before it
 }
 
 func (c *lineCounter) Read(p []byte) (int, error) {
+	if c.notUTF8 != nil {
+		return 0, c.notUTF8
+	}
 	n, err := c.r.Read(p)
 	chunk := p[:n]
 	if off, b, ok := c.text.check(chunk, c.read, err == io.EOF); !ok {
-		return 0, c.notText(chunk, off, b)
+		c.notUTF8 = c.notText(chunk, off, b)
+		if off <= c.read { // the byte came in an earlier piece (a character it cut)
+			return 0, c.notUTF8
+		}
+		chunk, err = chunk[:off-c.read], nil
 	}
 	for i, b := range chunk {
 		if b == '\n' {
@@ -41,8 +51,8 @@ func (c *lineCounter) Read(p []byte) (int, error) {
 			c.start = c.read + int64(i) + 1
 		}
 	}
-	c.read += int64(n)
-	return n, err
+	c.read += int64(len(chunk))
+	return len(chunk), err
 }
 
 // notText is the error for byte b at offset off, in chunk (just read) or just before it.
