@@ -103,6 +103,18 @@ type Response struct {
 	Raw string `json:"-"`
 }
 
+// CutAt says where the reply stopped before its end, as a record's prediction or judgment keeps
+// it: record.CutContextWindow (Window), record.CutMaxTokens (Cut), or "" when it came whole.
+func (r Response) CutAt() string {
+	switch {
+	case r.Window:
+		return record.CutContextWindow
+	case r.Cut:
+		return record.CutMaxTokens
+	}
+	return ""
+}
+
 // AsCame is the reply's text as the model sent it, before any thinking was taken out of it.
 func (r Response) AsCame() string {
 	if r.Raw != "" {

@@ -151,12 +151,15 @@ func (a *app) settle(p *record.Prediction, resp model.Response, err error, start
 	if resp.Model != "" {
 		p.Model = resp.Model
 	}
-	p.Attempts, p.Cached, p.Reasoning = resp.Attempts, resp.Cached, resp.Reasoning
+	// A reply cut short is the answer all the same, as the benchmarks' scripts take it; cut says
+	// where it stopped, on the record (a LoCoMo batch's others get it from p), served from the
+	// cache too, which stores the stop with the reply.
+	p.Attempts, p.Cached, p.Reasoning, p.Cut = resp.Attempts, resp.Cached, resp.Reasoning, resp.CutAt()
 	if withUsage {
 		if !resp.Cached {
 			p.LatencyMS = a.since(start)
 		}
-		a.tally.noteReply(resp)
+		a.tally.noteReply(resp, false)
 		if resp.NoUsage { // unknown, not free: no usage and no cost
 			return true
 		}

@@ -130,7 +130,10 @@ Claude), paid for too, and not retried, as the same prompt is blocked again; tex
 before the block is not kept. A reply without token usage (or with a count left out) keeps its
 text with usage and cost_usd left empty, with a warning, and under --max-cost no further call is made;
 replies cut at max_tokens or at the model's context window (Claude's model_context_window_exceeded),
-or with text stopped by a content filter or as a refusal, are kept and counted in a warning.
+or with text stopped by a content filter or as a refusal, are kept and counted in a warning; a cut
+one marks the records read from it (every record of a LoCoMo batch; a LongMemEval record for its
+reading call, not a note) with prediction.cut "max_tokens" or "context_window", so that
+jq 'select(.prediction.cut)' finds them.
 Records that already have a prediction are passed through untouched unless --force (a warning
 counts those whose prediction another provider or model made, and one those whose prediction has
 no text, such as HotpotQA's supporting facts alone, so no answer); those whose prediction failed still

@@ -185,16 +185,17 @@ func (a *app) forgetUnanswered(ctx context.Context, req model.Request, answers [
 }
 
 // giveLoCoMoAnswers gives each record of asked its prediction: first, the call's, to the first,
-// and to the others one that shares its model, attempts and error; when the call was answered
-// and its reply (reply) read, each with its answer in answers or its question's error (and cut,
-// cutNote's, after it); and kept after the error.
+// and to the others one that shares its model, attempts, error and cut (each was read from the
+// reply, and one cut short may have cut any answer in it, or left it out); when the call was
+// answered and its reply (reply) read, each with its answer in answers or its question's error
+// (and cut, cutNote's, after it); and kept after the error.
 func (a *app) giveLoCoMoAnswers(asked []*record.Record, first *record.Prediction, answered bool, answers []prompt.LoCoMoAnswer, reply, cut, kept string) {
 	callErr := first.Error // the call's failure, every record's; a question's own goes on its record alone
 	for k, rec := range asked {
 		p := first
 		if k > 0 { // the call's usage, cost and latency stay on the first
 			p = &record.Prediction{Provider: first.Provider, Model: first.Model, PromptSHA256: first.PromptSHA256,
-				Attempts: first.Attempts, Cached: first.Cached, Error: callErr}
+				Attempts: first.Attempts, Cached: first.Cached, Error: callErr, Cut: first.Cut}
 		}
 		p.Batch = &record.Batch{First: asked[0].ID, Index: k, Size: len(asked)}
 		if answered {
@@ -218,7 +219,8 @@ func replyError(err error, reply, cut string) string {
 
 // cutNote is what follows the error of a reply to req, resp, that its reader could not read: where
 // it stopped when it was cut short (a batch's JSON cut before its end, or before a question's
-// answer), "" when it came whole. The warning of cut replies counts it, but names no record.
+// answer), "" when it came whole. The warning of cut replies counts it, and prediction.cut marks
+// every record of the call.
 func cutNote(req model.Request, resp model.Response) string {
 	switch n := req.SentMaxTokens(); {
 	case !resp.Cut:

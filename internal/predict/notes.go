@@ -63,7 +63,7 @@ func (a *app) takeNotes(ctx context.Context, rec *record.Record, pred *record.Pr
 			return "", spent{cachedCost: s.cachedCost}, false
 		}
 		notes[i] = textnorm.Strip(resp.Text) // upstream's .strip()
-		a.tally.noteReply(resp)
+		a.tally.noteReply(resp, true)
 		s.noUsage = s.noUsage || resp.NoUsage
 		s.usage.InputTokens += resp.Usage.InputTokens
 		s.usage.OutputTokens += resp.Usage.OutputTokens

@@ -11,6 +11,7 @@ import (
 	"github.com/qapipe/qapipe/internal/english"
 	"github.com/qapipe/qapipe/internal/interrupt"
 	"github.com/qapipe/qapipe/internal/model"
+	"github.com/qapipe/qapipe/internal/prompt"
 	"github.com/qapipe/qapipe/pkg/record"
 )
 
@@ -33,6 +34,7 @@ type tally struct {
 	noUsage    int           // replies whose server reported no token usage
 	cut        int           // replies that stopped at max_tokens
 	window     int           // replies that stopped at the model's context window
+	notesCut   int           // LongMemEval reading notes that stopped at max_tokens or the context window
 	filtered   int           // replies with text stopped by a content filter or as a refusal
 	keptEmpty  int           // empty replies that stopped of themselves, kept as the answer "" (--empty-reply keep)
 	usage      record.Usage
@@ -194,14 +196,18 @@ func (t *tally) warnOthers(w io.Writer, dry bool) {
 }
 
 // noteReply counts a reply without token usage, cut at max_tokens or at the context window, or
-// stopped by a filter.
-func (t *tally) noteReply(resp model.Response) {
+// stopped by a filter. A LongMemEval reading note (note) cut short is counted apart: its
+// max_tokens is LongMemEval's own, which --max-tokens does not change, and no prediction.cut
+// marks it.
+func (t *tally) noteReply(resp model.Response, note bool) {
 	t.mu.Lock()
 	defer t.mu.Unlock()
 	if resp.NoUsage {
 		t.noUsage++
 	}
 	switch {
+	case note && resp.Cut:
+		t.notesCut++
 	case resp.Window:
 		t.window++
 	case resp.Cut:
@@ -221,12 +227,17 @@ func (t *tally) warnReplies(w io.Writer) {
 			english.Count(t.noUsage, "reply came", "replies came"), english.Form(t.noUsage, "its", "their"), english.Form(t.noUsage, "it", "them"))
 	}
 	if t.cut > 0 {
-		fmt.Fprintf(w, "qa-predict: warning: %s at max_tokens, cut short (as the benchmark's own script would take %s); a larger --max-tokens lets %s finish\n",
-			english.Count(t.cut, "reply stopped", "replies stopped"), english.Form(t.cut, "it", "them"), english.Form(t.cut, "it", "them"))
+		it := english.Form(t.cut, "it", "them")
+		fmt.Fprintf(w, "qa-predict: warning: %s at max_tokens, cut short (as the benchmark's own script would take %s; prediction.cut is %q on the records read from %s); a larger --max-tokens lets %s finish\n",
+			english.Count(t.cut, "reply stopped", "replies stopped"), it, record.CutMaxTokens, it, it)
 	}
 	if t.window > 0 {
-		fmt.Fprintf(w, "qa-predict: warning: %s at the model's context window (stop reason model_context_window_exceeded), cut short: the prompt left too little room, and a larger --max-tokens does not help; %s text is kept as the answer\n",
-			english.Count(t.window, "reply stopped", "replies stopped"), english.Form(t.window, "its", "their"))
+		fmt.Fprintf(w, "qa-predict: warning: %s at the model's context window (stop reason model_context_window_exceeded), cut short: the prompt left too little room, and a larger --max-tokens does not help; %s text is kept as the answer, and prediction.cut is %q on the records read from %s\n",
+			english.Count(t.window, "reply stopped", "replies stopped"), english.Form(t.window, "its", "their"), record.CutContextWindow, english.Form(t.window, "it", "them"))
+	}
+	if t.notesCut > 0 {
+		fmt.Fprintf(w, "qa-predict: warning: %s cut short, at LongMemEval's max_tokens %d for a note (which --max-tokens does not change) or at the model's context window, and kept as its script keeps %s\n",
+			english.Count(t.notesCut, "LongMemEval reading note was", "LongMemEval reading notes were"), prompt.LongMemEvalNoteLength, english.Form(t.notesCut, "it", "them"))
 	}
 	if t.keptEmpty > 0 {
 		// "" is what the mode reads: an answer, a LongMemEval reading note, or a LoCoMo batch's

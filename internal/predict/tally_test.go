@@ -63,17 +63,23 @@ func TestTallyNotCalledAfterNotes(t *testing.T) {
 }
 
 // TestTallyCutReplies: replies cut at max_tokens and at the model's context window are counted
-// apart, each warning saying what would let it finish: a larger --max-tokens takes a reply cut at
-// the context window no further.
+// apart, each warning saying what would let it finish (a larger --max-tokens takes a reply cut at
+// the context window no further) and which records prediction.cut marks; LongMemEval reading notes
+// cut short are counted apart again, as --max-tokens does not set their budget and no
+// prediction.cut marks them.
 func TestTallyCutReplies(t *testing.T) {
 	var tl tally
-	tl.noteReply(model.Response{Cut: true})
-	tl.noteReply(model.Response{Cut: true, Window: true})
-	tl.noteReply(model.Response{Cut: true, Window: true})
+	tl.noteReply(model.Response{Cut: true}, false)
+	tl.noteReply(model.Response{Cut: true, Window: true}, false)
+	tl.noteReply(model.Response{Cut: true, Window: true}, false)
+	tl.noteReply(model.Response{Cut: true}, true)
+	tl.noteReply(model.Response{Cut: true, Window: true}, true)
+	tl.noteReply(model.Response{}, true)
 	var b strings.Builder
 	tl.warnReplies(&b)
-	want := "qa-predict: warning: 1 reply stopped at max_tokens, cut short (as the benchmark's own script would take it); a larger --max-tokens lets it finish\n" +
-		"qa-predict: warning: 2 replies stopped at the model's context window (stop reason model_context_window_exceeded), cut short: the prompt left too little room, and a larger --max-tokens does not help; their text is kept as the answer\n"
+	want := "qa-predict: warning: 1 reply stopped at max_tokens, cut short (as the benchmark's own script would take it; prediction.cut is \"max_tokens\" on the records read from it); a larger --max-tokens lets it finish\n" +
+		"qa-predict: warning: 2 replies stopped at the model's context window (stop reason model_context_window_exceeded), cut short: the prompt left too little room, and a larger --max-tokens does not help; their text is kept as the answer, and prediction.cut is \"context_window\" on the records read from them\n" +
+		"qa-predict: warning: 2 LongMemEval reading notes were cut short, at LongMemEval's max_tokens 500 for a note (which --max-tokens does not change) or at the model's context window, and kept as its script keeps them\n"
 	if got := b.String(); got != want {
 		t.Errorf("warnReplies wrote\n%s\nwant\n%s", got, want)
 	}

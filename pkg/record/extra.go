@@ -19,11 +19,11 @@ var (
 	recordKeys = lastAlone(pointers(written(keySet("schema", "id", "dataset", "split", "lang", "type", "question", "turns",
 		"answers", "rubric", "context", "sequence", "meta", "prediction", "judgments"), "schema", "id"), "sequence", "prediction"), "scores", "score_errors")
 	passageKeys    = written(keySet("title", "date", "text", "sentences"), "text")
-	predictionKeys = pointers(written(keySet("text", "model", "provider", "usage", "cost_usd", "latency_ms", "attempts",
+	predictionKeys = pointers(written(keySet("text", "cut", "model", "provider", "usage", "cost_usd", "latency_ms", "attempts",
 		"cached", "error", "prompt_sha256", "score", "supporting_facts", "notes", "reasoning", "batch"), "text"),
 		"usage", "cost_usd", "score", "batch")
 	judgmentKeys = pointers(keySet("score", "label", "mode", "model", "prompt_sha256", "raw", "reasoning",
-		"thinking", "usage", "cost_usd", "attempts", "cached", "error"), "score", "usage", "cost_usd")
+		"thinking", "cut", "usage", "cost_usd", "attempts", "cached", "error"), "score", "usage", "cost_usd")
 	sequenceKeys = written(keySet("id", "position"), "id", "position")
 	usageKeys    = keySet("input_tokens", "output_tokens", "cached_input_tokens")
 	batchKeys    = written(keySet("first", "index", "size"), "first", "index", "size")

@@ -128,7 +128,10 @@ func (u Usage) OutputKnown() bool { return u.unknown&unknownOutput == 0 || u.Out
 
 // Prediction is the answer a model (or a baseline) gave, with what it cost.
 type Prediction struct {
-	Text     string `json:"text"`
+	Text string `json:"text"`
+	// Cut says where the reply the prediction was read from stopped before its end:
+	// CutMaxTokens or CutContextWindow, "" when it came whole.
+	Cut      string `json:"cut,omitempty"`
 	Model    string `json:"model,omitempty"`
 	Provider string `json:"provider,omitempty"`
 	Usage    *Usage `json:"usage,omitempty"`
@@ -176,10 +179,25 @@ func (p *Prediction) HasText() bool { return p.Text != "" || !p.noText }
 // and no answer. Setting Text to a non-empty string afterwards gives it one again.
 func (p *Prediction) ClearText() { p.Text, p.noText = "", true }
 
+// The values of a prediction's or a judgment's cut: where the model's reply stopped before its
+// end. A reply so cut is kept as the benchmarks' scripts keep it (its text the answer, or the
+// verdict when it still reads as one), and the member says which ones were, to look at or to ask
+// again with a larger max_tokens.
+const (
+	// CutMaxTokens: the reply stopped at the call's max_tokens (OpenAI's and vLLM's finish_reason
+	// "length", Anthropic's stop_reason "max_tokens", Gemini's finishReason MAX_TOKENS), or, when
+	// the call sent none, at the server's own limit. A larger max_tokens lets it finish.
+	CutMaxTokens = "max_tokens"
+	// CutContextWindow: the reply stopped as the prompt and the reply filled the model's context
+	// window (Anthropic's stop_reason model_context_window_exceeded). A larger max_tokens takes
+	// it no further; a shorter prompt does.
+	CutContextWindow = "context_window"
+)
+
 // Batch places a prediction in the call it shared with other records' questions. The call's
 // usage, cost_usd and latency_ms are on the prediction of the record named First alone, so that
-// sums over records count the call once; the others carry its prompt_sha256, attempts and
-// cached flag.
+// sums over records count the call once; the others carry its prompt_sha256, attempts, cached
+// flag and cut.
 type Batch struct {
 	First string `json:"first"` // the id of the record whose prediction carries the call's usage and cost
 	Index int    `json:"index"` // the question's number in the call's prompt, from 0
@@ -210,7 +228,10 @@ type Judgment struct {
 	// Thinking is the judge model's thinking on the reply Raw keeps: what its server sent apart
 	// from the text (reasoning_content, Claude's thinking blocks, …) and what --think strip took
 	// out of the text, as a prediction's reasoning holds a model's.
-	Thinking string   `json:"thinking,omitempty"`
+	Thinking string `json:"thinking,omitempty"`
+	// Cut says where the reply the verdict was read from stopped before its end, as a
+	// prediction's does: CutMaxTokens or CutContextWindow, "" when it came whole.
+	Cut      string   `json:"cut,omitempty"`
 	Usage    *Usage   `json:"usage,omitempty"`
 	CostUSD  *float64 `json:"cost_usd,omitempty"`
 	Attempts int      `json:"attempts,omitempty"`

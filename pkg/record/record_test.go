@@ -180,6 +180,8 @@ func TestNoMembersTakenAway(t *testing.T) {
 		// A judgment of empty members alone encodes as {} before they are put back.
 		{`{"schema":1,"id":"a","question":"q","answers":["x"],"judgments":{"j":{"label":"","error":""}}}`,
 			`{"schema":1,"id":"a","question":"q","answers":["x"],"judgments":{"j":{"label":"","error":""}}}`},
+		{`{"schema":1,"id":"a","question":"q","answers":["x"],"prediction":{"text":"y","cut":""},"judgments":{"j":{"score":1,"cut":null}}}`,
+			`{"schema":1,"id":"a","question":"q","answers":["x"],"prediction":{"text":"y","cut":""},"judgments":{"j":{"score":1,"cut":null}}}`},
 		{`{"schema":1,"id":"a","question":"q","answers":["x"],"context":[{"title":"","date":"","text":"t","sentences":[]}],"sequence":{"id":"","position":0}}`,
 			`{"schema":1,"id":"a","question":"q","answers":["x"],"context":[{"text":"t","title":"","date":"","sentences":[]}],"sequence":{"id":"","position":0}}`},
 		// A null in a member the encoder always writes (a passage's text, a sequence's or a
@@ -1101,6 +1103,46 @@ func TestPredictionReasoning(t *testing.T) {
 	want := `"prediction":{"text":"Paris","reasoning":"France's capital.","reasoning_tokens":12}`
 	if !strings.Contains(string(b), want) {
 		t.Errorf("encoded %s, want it to hold %s", b, want)
+	}
+}
+
+// TestCut: a prediction's and a judgment's cut are known members, read into Cut and written again
+// as they came, after the text and after the thinking; a record without them gets none.
+func TestCut(t *testing.T) {
+	for _, tt := range []struct {
+		line, pred, judged string
+		want               string // what the encoding holds
+	}{
+		{`{"schema":1,"id":"a","question":"q","answers":["x"],"prediction":{"model":"m","cut":"max_tokens","text":"The capital of"},"judgments":{"j":{"score":1,"raw":"yes, the","cut":"max_tokens"}}}`,
+			CutMaxTokens, CutMaxTokens,
+			`"prediction":{"text":"The capital of","cut":"max_tokens","model":"m"},"judgments":{"j":{"score":1,"raw":"yes, the","cut":"max_tokens"}}}`},
+		{`{"schema":1,"id":"a","question":"q","answers":["x"],"prediction":{"text":"Par","cut":"context_window"}}`,
+			CutContextWindow, "", `"prediction":{"text":"Par","cut":"context_window"}}`},
+		{`{"schema":1,"id":"a","question":"q","answers":["x"],"prediction":{"text":"Paris"},"judgments":{"j":{"score":1}}}`,
+			"", "", `"prediction":{"text":"Paris"},"judgments":{"j":{"score":1}}}`},
+	} {
+		var r Record
+		if err := Unmarshal([]byte(tt.line), &r); err != nil {
+			t.Fatalf("%s: %v", tt.line, err)
+		}
+		p := r.Prediction
+		if p.Cut != tt.pred || p.Extra != nil {
+			t.Errorf("%s: prediction cut %q, extra %v, want %q and none", tt.line, p.Cut, p.Extra, tt.pred)
+		}
+		if j := r.Judgments["j"]; j != nil && (j.Cut != tt.judged || j.Extra != nil) {
+			t.Errorf("%s: judgment cut %q, extra %v, want %q and none", tt.line, j.Cut, j.Extra, tt.judged)
+		}
+		b, err := r.MarshalJSON()
+		if err != nil {
+			t.Fatal(err)
+		}
+		if !strings.HasSuffix(string(b), tt.want) {
+			t.Errorf("encoded %s, want it to end %s", b, tt.want)
+		}
+	}
+	var bad Record
+	if err := Unmarshal([]byte(`{"schema":1,"id":"a","question":"q","answers":["x"],"prediction":{"text":"y","cut":true}}`), &bad); err == nil {
+		t.Errorf("a cut that is no string decodes")
 	}
 }
 
