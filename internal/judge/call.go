@@ -181,7 +181,9 @@ func readReply(p Plan, resp model.Response, jg *record.Judgment, r *callReplies)
 	jg.Raw, jg.Thinking = resp.AsCame(), resp.Reasoning
 	v, perr := p.Parse(resp.Text)
 	if perr == nil {
-		jg.Error = ""
+		// A verdict read from a reply cut short stands (LongMemEval's 10 tokens often stop
+		// after its "yes"); cut says so, as a prediction's does.
+		jg.Error, jg.Cut = "", resp.CutAt()
 		jg.Score, jg.Label, jg.Reasoning = &v.Score, v.Label, v.Reasoning
 		return true
 	}

@@ -62,7 +62,8 @@ again as an unparsable one is, unless it stopped at max_tokens (the budget spent
 as by a reasoning model's unseen thinking), which the same budget would cut again: the judgment
 fails with "judge call: ... empty reply (stop reason length: max_tokens 10 ran out ...)". Nor is a
 reply whose text stopped there (or at the model's context window) before it could be parsed: its
-error ends "(the reply stopped at max_tokens 20, cut short: a larger --max-tokens lets it finish)".
+error ends "(the reply stopped at max_tokens 20, cut short: a larger --max-tokens lets it finish)";
+a verdict that still reads from a cut reply stands, and its judgment says "cut":"max_tokens".
 Nor is a prompt or reply that the provider's filters block, as it would be blocked again: the
 judgment fails with "judge call: ... prompt blocked by Gemini: SAFETY"
 (or "reply blocked by Gemini: " and the finishReason, such as RECITATION; "reply blocked by OpenAI:
