@@ -58,12 +58,13 @@ lists the disagreements. With --bootstrap 0 there are no intervals, and the tabl
 A verdict is 1 when the judgment's score is at least --threshold, else 0. On EvaLearn records
 (dataset evalearn) a judgment without a score is read as qa-score's judge_score and qa-learncurve
 read it: from the judge's raw reply by EvaLearn's rule (EvaLearn's own results, qa-load --format
-evalearn-results, hold the reply alone); a reply in which the rule finds no score is 0, as in
-EvaLearn, with a warning. Records where a compared judge is missing (no score, or no reply) or
-failed are left out and counted; a failed judgment among them makes the exit code 3 (a type whose
-every record is left out has no row, and a warning names it). The rows are named as qa-score's
-summary names its groups: "overall" (every record compared), then "type" and each type's name, so
-that a type named "overall" is not taken for it.
+evalearn-results, hold the reply alone); a reply in which the rule finds no score, an empty one
+or none too, is 0, as in EvaLearn, with a warning. Records where a compared judgment is missing
+(none of its name, or, but on EvaLearn records, one without a score) or failed are left out and
+counted; a failed judgment among them makes the exit code 3 (a type whose every record is left out
+has no row, and a warning names it). The rows are named as qa-score's summary names its groups:
+"overall" (every record compared), then "type" and each type's name, so that a type named
+"overall" is not taken for it.
 Records without a type count in "overall" alone. A record's judgments are compared on its own line,
 not joined by id: records that repeat an earlier one's id (an input given twice, or files of the
 same records judged apart) count as records of their own, with a warning naming the first, as in
