@@ -217,7 +217,7 @@ func run(ctx context.Context, cfg *config, stdin io.Reader, stdout, stderr io.Wr
 	files := guardOutputs(mismatches, summary)
 	defer func() { err = settle(files, finished, err) }()
 	if cfg.embed != nil {
-		if err := cfg.embed.prepare(ctx, cfg.inputs, cfg.maxLine); err != nil {
+		if err := cfg.embed.prepare(ctx, cfg.inputs, cfg.maxLine, newScorer(cfg.sel, cfg.judge)); err != nil {
 			return err
 		}
 	}

@@ -150,8 +150,10 @@ func (st *embedStage) close() error {
 }
 
 // prepare computes the idf table for --idf from the references of every record that will be
-// scored, in a first pass over the input files (only the answers are kept).
-func (st *embedStage) prepare(ctx context.Context, inputs []string, maxLine int) error {
+// scored, in a first pass over the input files (only the answers are kept): not those of a record
+// sc fails (a failed prediction, or judgment with judge_score selected), whose bertscore_* are
+// not computed, as bert_score counts the references of the pairs it scores.
+func (st *embedStage) prepare(ctx context.Context, inputs []string, maxLine int, sc *scorer) error {
 	if !st.idf || st.bp < 0 && st.br < 0 && st.bf < 0 {
 		return nil
 	}
@@ -171,7 +173,7 @@ func (st *embedStage) prepare(ctx context.Context, inputs []string, maxLine int)
 				continue // reported by the scoring pass
 			}
 			rec, bad := decodeView(line{file: in.DisplayName(), no: rd.Line(), data: data, unended: rd.Unended()}, st.facts)
-			if bad == nil && rec.Prediction != nil && rec.Prediction.Error == "" && referenceItem(rec).hasReference() {
+			if bad == nil && !sc.failedRecord(rec) && referenceItem(rec).hasReference() {
 				refs = append(refs, rec.Answers)
 				where = append(where, fmt.Sprintf("%s:%d (id %q)", in.DisplayName(), rd.Line(), rec.ID))
 			}

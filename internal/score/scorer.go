@@ -138,7 +138,7 @@ func (s *scorer) score(rec *record.Record) outcome {
 	// A failed judgment of a record without a prediction ("no prediction to judge", as qa-judge
 	// fails it) says only that the prediction is missing: the record is unpredicted, not failed,
 	// so that --missing-as-zero counts it 0 as it did before qa-judge ran.
-	o.failed = predFailed || (s.judged && !o.unpredicted && judgeFailed(it))
+	o.failed = s.failedRecord(rec)
 	o.unjudged = !o.unpredicted && s.judged && len(rec.Judgments) == 0
 	o.unjudgedBare = o.unjudged && len(rec.Answers) == 0
 	o.judgeless = !o.unpredicted && s.judged && it.judgment() == nil
@@ -277,6 +277,20 @@ func (s *scorer) write(rec *record.Record, o outcome) {
 	if len(rec.Scores) == 0 {
 		rec.Scores = nil
 	}
+}
+
+// failedRecord reports whether rec's prediction failed, or, with judge_score selected, the
+// judgment it reads did: such a record is scored by no metric. A failed judgment of a record
+// without a prediction ("no prediction to judge", as qa-judge fails it) says only that the
+// prediction is missing: the record is unpredicted, not failed.
+func (s *scorer) failedRecord(rec *record.Record) bool {
+	switch {
+	case rec.Prediction == nil:
+		return false
+	case rec.Prediction.Error != "":
+		return true
+	}
+	return s.judged && judgeFailed(&item{rec: rec, judge: s.judge})
 }
 
 // judgeFailed reports whether the judgment judge_score reads carries an error.
