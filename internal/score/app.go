@@ -139,13 +139,17 @@ vector, so it scores 0 (BERTScore scores an empty sentence so; for bertscore_* a
 stripped of surrounding whitespace, as bert_score does), bertscore_* -b/(1-b) under a --baseline
 b, as bert_score rescales it.
 TEI's /embed_all gives the model's last layer, so bertscore_* equal bert_score's with num_layers
-set to the model's depth, not its default inner layer for many models (roberta-large's 17 of 24);
---baseline FILE takes the highest layer's row of bert_score's tsv. --idf reads the input files
-twice (so they must be regular files, not stdin or a pipe): the references first, for the idf
-table, fetched --embed-batch × --embed-concurrency references at a time, keeping their token ids
-only (without --cache the references are embedded again when their records are scored); a call
-for it that fails leaves every record without bertscore_*, as a failed batch leaves its records
-(a reference refused on its own is named with the file:line and id of the first record holding it).
+set to the model's depth, not its default inner layer for many models (roberta-large's 17 of 24),
+but for a RoBERTa or GPT-2 tokenizer (roberta-large, bert_score's English default), whose text
+bert_score encodes with a space before it (add_prefix_space) and TEI as it is: the first word is
+another token. --baseline FILE takes the highest layer's row of bert_score's tsv. TEI and ollama
+cut a text over the model's maximum to it, as bert_score and sentence-transformers do, unsaid;
+openai refuses it (above). --idf reads the input files twice (so they must be regular files, not
+stdin or a pipe): the references first, for the idf table, fetched --embed-batch ×
+--embed-concurrency references at a time, keeping their token ids only (without --cache the
+references are embedded again when their records are scored); a call for it that fails leaves every
+record without bertscore_*, as a failed batch leaves its records (a reference refused on its own is
+named with the file:line and id of the first record holding it).
 
 INTERRUPTING: the first SIGINT, SIGTERM or SIGHUP (Ctrl-C) makes no new embedding call but lets
 those in flight end (for at most 2 minutes) and stores them (--cache); every record is still read,
