@@ -1,8 +1,13 @@
 package command
 
 import (
+	"bytes"
 	"os"
+	"strings"
 	"sync"
+
+	"github.com/rivo/uniseg"
+	"golang.org/x/term"
 )
 
 // barLine is what a progress bar draws on: the terminal, while this process holds the terminal's
@@ -28,7 +33,73 @@ func (b *barLine) Write(p []byte) (int, error) {
 	if !b.own() {
 		return len(p), nil
 	}
+	if cols, _, err := term.GetSize(int(b.f.Fd())); err == nil && cols > 1 {
+		if _, err := b.f.Write(fitLines(p, cols-1)); err != nil {
+			return 0, err
+		}
+		return len(p), nil
+	}
 	return b.f.Write(p)
+}
+
+// fitLines fits each line a bar draws in p (the text between carriage returns and line feeds)
+// to width columns, for a terminal of width+1: a line that reached the right margin wrapped, and
+// each redraw, which returns to the start of the last row only, left a copy of it above. The
+// progress library narrows its bar to the terminal itself only when it writes to the terminal's
+// file, not through barLine. The bar between "% |" and "|" gives up its cells first, so that the
+// count, rate and time left stay in view; what is still too wide is cut at its end. A line that
+// holds an escape sequence (the erase of EndBar's clearLine) is left as it is.
+func fitLines(p []byte, width int) []byte {
+	var out bytes.Buffer
+	for len(p) > 0 {
+		i := bytes.IndexAny(p, "\r\n")
+		if i < 0 {
+			i = len(p)
+		}
+		out.WriteString(fitLine(string(p[:i]), width))
+		if i < len(p) {
+			out.WriteByte(p[i])
+			i++
+		}
+		p = p[i:]
+	}
+	return out.Bytes()
+}
+
+// fitLine fits one line of a bar to width columns (fitLines).
+func fitLine(line string, width int) string {
+	over := uniseg.StringWidth(line) - width
+	if over <= 0 || strings.Contains(line, "\x1b") {
+		return line
+	}
+	if i := strings.Index(line, "% |"); i >= 0 {
+		start := i + len("% |")
+		if n := strings.IndexByte(line[start:], '|'); n > 0 && strings.Trim(line[start:start+n], "█ ") == "" {
+			cells := []rune(line[start : start+n])
+			filled := strings.Count(line[start:start+n], "█")
+			keep := max(len(cells)-over, 0)
+			filled = filled * keep / len(cells)
+			bar := strings.Repeat("█", filled) + strings.Repeat(" ", keep-filled)
+			line = line[:start] + bar + line[start+n:]
+			over -= len(cells) - keep
+		}
+	}
+	if over <= 0 {
+		return line
+	}
+	var cut strings.Builder
+	w, state := 0, -1
+	for rest := line; rest != ""; {
+		var cluster string
+		var cw int
+		cluster, rest, cw, state = uniseg.FirstGraphemeClusterInString(rest, state)
+		if w+cw > width {
+			break
+		}
+		cut.WriteString(cluster)
+		w += cw
+	}
+	return cut.String()
 }
 
 // own reports whether this process may draw: it holds the lock, or takes it now, or there is no

@@ -14,8 +14,8 @@ const clearLine = "\r\x1b[K"
 // messages is stderr on a terminal, as the commands write their messages to it. A progress bar
 // redraws its line with a carriage return and leaves the cursor at the bar's end, so a message
 // written then would land after the bar; here each message line starts by erasing the line
-// instead, and the bar redraws below it. The bar itself writes to the file (barWriter), which
-// also lets it measure the terminal.
+// instead, and the bar redraws below it. The bar itself writes to the file (barWriter, through
+// barLine, which fits its lines to the terminal's width).
 //
 // Note: the progress library can hold messages back and print them between redraws
 // (Bprintf), but only those written through it, and every package writes its messages to the

@@ -159,3 +159,80 @@ func openTerminal(t *testing.T) (tty *os.File, shown func() string) {
 		return b.String()
 	}
 }
+
+// TestBarFitsTheTerminal: a bar's line never reaches the terminal's right margin, however long
+// its description: one that did wrapped, and each redraw (a carriage return goes back to the
+// start of the last row only) left a copy of it on the screen above, several a second. The bar
+// gives up its width first, so the count, rate and time left stay in view; the terminal's width
+// is read at each redraw, so a narrowed window is followed.
+func TestBarFitsTheTerminal(t *testing.T) {
+	file := t.TempDir() + "/in.jsonl"
+	if err := os.WriteFile(file, []byte("{}\n{}\n{}\n"), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	for _, tc := range []struct {
+		name     string
+		cols     uint16
+		describe string
+		want     string // in every bar line drawn
+	}{
+		{"bar narrowed", 60, "errors 0", "/3, "},
+		{"line cut", 40, "tokens 1234567/123456  $12.3456  errors 12", "tokens 1234567/"},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			tty, shown := openTerminal(t)
+			if err := pty.Setsize(tty, &pty.Winsize{Rows: 24, Cols: tc.cols}); err != nil {
+				t.Skip("the terminal's size cannot be set here:", err)
+			}
+			m := &messages{f: tty}
+			p := NewRecordProgress(m, nil, "qa-x", []string{file}, false, func() string { return tc.describe })
+			for range 3 {
+				p.Add()
+			}
+			p.Finish()
+			closeTerminal(m)
+			got := shown()
+			drawn := 0
+			for _, line := range strings.FieldsFunc(got, func(r rune) bool { return r == '\r' || r == '\n' }) {
+				if strings.Contains(line, "\x1b") {
+					continue
+				}
+				if w := len([]rune(line)); w >= int(tc.cols) {
+					t.Errorf("a line %d columns wide on a terminal of %d: %q", w, tc.cols, line)
+				}
+				if strings.TrimSpace(line) != "" {
+					drawn++
+					if !strings.Contains(line, tc.want) {
+						t.Errorf("a bar line %q, want %q in it", line, tc.want)
+					}
+				}
+			}
+			if drawn == 0 {
+				t.Errorf("the terminal shows %q, no bar", got)
+			}
+		})
+	}
+}
+
+// TestFitLine: a bar's line too wide for the terminal loses bar cells first, in proportion to
+// those filled, then its end; a line that fits, or holds an escape sequence, is kept.
+func TestFitLine(t *testing.T) {
+	for _, tc := range []struct {
+		line  string
+		width int
+		want  string
+	}{
+		{"e 50% |██  | (2/4)", 20, "e 50% |██  | (2/4)"},
+		{"e 50% |██  | (2/4)", 16, "e 50% |█ | (2/4)"},
+		{"e 50% |██  | (2/4)", 14, "e 50% || (2/4)"},
+		{"e 50% |██  | (2/4)", 10, "e 50% || ("},
+		{"- errors 0 (3/-, 1 rec/s) [1s]", 12, "- errors 0 ("},
+		{"      ", 3, "   "},
+		{"\x1b[Kqa-x: a long message", 5, "\x1b[Kqa-x: a long message"},
+		{"错误 50% |█| (1/2)", 8, "错误 50%"},
+	} {
+		if got := fitLine(tc.line, tc.width); got != tc.want {
+			t.Errorf("fitLine(%q, %d) = %q, want %q", tc.line, tc.width, got, tc.want)
+		}
+	}
+}
