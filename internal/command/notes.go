@@ -93,3 +93,14 @@ func CostNote(cost, cached float64) string {
 	}
 	return fmt.Sprintf("cost $%s", english.USD(cost))
 }
+
+// ShortCost is a run's cost so far as its progress shows it, "$0.0075": with "+?" after it when
+// some replies are not counted (unpriced: a model without a price), as the summary line says it
+// does not count them, rather than pass them off as free.
+func ShortCost(cost float64, unpriced bool) string {
+	s := fmt.Sprintf("$%.4f", cost)
+	if unpriced {
+		s += "+?"
+	}
+	return s
+}

@@ -3,6 +3,8 @@ package judge
 import (
 	"strings"
 	"testing"
+
+	"github.com/qapipe/qapipe/pkg/record"
 )
 
 // TestSummarize: the summary line and its warnings say "it" of one judgment, and "them" of more.
@@ -49,5 +51,34 @@ func TestSummarize(t *testing.T) {
 				t.Errorf("%s: summarize wrote %q, want it to hold %q", tc.name, b.String(), want)
 			}
 		}
+	}
+}
+
+// TestTallyShort: the progress bar's and --progress lines' spend says "+?" after a cost that
+// leaves out judgments of a model without a price, as the summary line says it does not count
+// them, rather than pass them off as free; with no call made it shows only the failures.
+func TestTallyShort(t *testing.T) {
+	for _, tc := range []struct {
+		name     string
+		cost     float64
+		unpriced map[string]int
+		want     string
+	}{
+		{"no calls", 0, nil, "failed 1  unparsable 0"},
+		{"priced", 0.25, nil, "tokens 120/7  $0.2500  failed 1  unparsable 0"},
+		{"unpriced", 0, map[string]int{"m": 4}, "tokens 120/7  $0.0000+?  failed 1  unparsable 0"},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			var tl tally
+			tl.failed.Store(1)
+			if tc.cost > 0 || tc.unpriced != nil {
+				tl.usage = record.Usage{InputTokens: 120, OutputTokens: 7}
+			}
+			tl.unpriced = tc.unpriced
+			tl.cost.Add(tc.cost)
+			if got := tl.short(); got != tc.want {
+				t.Errorf("short() = %q, want %q", got, tc.want)
+			}
+		})
 	}
 }

@@ -88,7 +88,7 @@ func (t *tally) short() string {
 	t.mu.Lock()
 	spent := ""
 	if t.usage.InputTokens+t.usage.OutputTokens > 0 || t.cost.Sign() > 0 {
-		spent = fmt.Sprintf("tokens %d/%d  $%.4f  ", t.usage.InputTokens, t.usage.OutputTokens, t.cost.Float64())
+		spent = fmt.Sprintf("tokens %d/%d  %s  ", t.usage.InputTokens, t.usage.OutputTokens, command.ShortCost(t.cost.Float64(), len(t.unpriced) > 0))
 	}
 	t.mu.Unlock()
 	return fmt.Sprintf("%sfailed %d  unparsable %d", spent, t.failed.Load(), t.unparsable.Load())

@@ -295,5 +295,5 @@ func (t *tally) line() string {
 func (t *tally) short() string {
 	t.mu.Lock()
 	defer t.mu.Unlock()
-	return fmt.Sprintf("tokens %d/%d  $%.4f  errors %d", t.usage.InputTokens, t.usage.OutputTokens, t.cost.Float64(), t.errors+t.verdicts)
+	return fmt.Sprintf("tokens %d/%d  %s  errors %d", t.usage.InputTokens, t.usage.OutputTokens, command.ShortCost(t.cost.Float64(), len(t.unpriced) > 0), t.errors+t.verdicts)
 }

@@ -87,11 +87,26 @@ func TestTallyCutReplies(t *testing.T) {
 
 // TestTallyShort: the progress line's errors are the failed records and, in sequence mode, the
 // answers whose verdict failed, which the summary line counts apart ("with a failed verdict"):
-// both are failures a watcher of a long run wants to see as they come.
+// both are failures a watcher of a long run wants to see as they come. A cost that leaves out
+// replies of a model without a price says so ("+?"), as the summary line does, rather than pass
+// them off as free.
 func TestTallyShort(t *testing.T) {
-	tl := &tally{errors: 1, verdicts: 2, usage: record.Usage{InputTokens: 120, OutputTokens: 7}}
-	tl.cost.Add(0.25)
-	if got, want := tl.short(), "tokens 120/7  $0.2500  errors 3"; got != want {
-		t.Errorf("short() = %q, want %q", got, want)
+	for _, tc := range []struct {
+		name     string
+		cost     float64
+		unpriced map[string]int
+		want     string
+	}{
+		{"priced", 0.25, nil, "tokens 120/7  $0.2500  errors 3"},
+		{"unpriced", 0, map[string]int{"m": 4}, "tokens 120/7  $0.0000+?  errors 3"},
+		{"some unpriced", 0.25, map[string]int{"m": 1}, "tokens 120/7  $0.2500+?  errors 3"},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			tl := &tally{errors: 1, verdicts: 2, usage: record.Usage{InputTokens: 120, OutputTokens: 7}, unpriced: tc.unpriced}
+			tl.cost.Add(tc.cost)
+			if got := tl.short(); got != tc.want {
+				t.Errorf("short() = %q, want %q", got, tc.want)
+			}
+		})
 	}
 }
