@@ -34,14 +34,15 @@ func Progress(stderr, stdout io.Writer, inputs []string) *progressbar.ProgressBa
 
 // ByteProgress is Progress for commands that read big files whole (qa-load's JSON documents):
 // the bar counts the input's bytes as the command reads them (copy them into it, e.g. with
-// io.TeeReader), against the named files' sizes, so there is no counting pass.
+// io.TeeReader), against the named files' sizes, so there is no counting pass; on stdin, whose
+// size is unknown, the bytes read so far.
 func ByteProgress(stderr, stdout io.Writer, inputs []string) *progressbar.ProgressBar {
 	if !barShown(stderr, stdout) {
 		return nil
 	}
 	barMade.Store(true)
 	return progressbar.NewOptions64(inputSize(inputs), progressbar.OptionSetWriter(barWriter(stderr)), progressbar.OptionShowBytes(true),
-		progressbar.OptionSetPredictTime(true), progressbar.OptionThrottle(200*time.Millisecond))
+		progressbar.OptionShowCount(), progressbar.OptionSetPredictTime(true), progressbar.OptionThrottle(200*time.Millisecond))
 }
 
 // barMade is set once a progress bar has been made in this process, for clearBarLine.

@@ -118,3 +118,28 @@ func TestNoBarOverRecordsOnTerminal(t *testing.T) {
 		t.Errorf("stdout shows %q, want nothing", got)
 	}
 }
+
+// TestByteProgressShowsBytesRead: the bytes bar says how many bytes were read, of the files'
+// sizes, and on stdin, whose size is unknown, the bytes read so far: it showed a rate alone
+// there, so a long stream's bar told nothing of how much had been read.
+func TestByteProgressShowsBytesRead(t *testing.T) {
+	file := clitest.TempFile(t, "in.jsonl", make([]byte, 2000))
+	for _, tc := range []struct {
+		name   string
+		inputs []string
+		want   string
+	}{
+		{"file", []string{file}, "(1.5/2.0 kB, "},
+		{"stdin", []string{"-"}, "(1.5 kB, "},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			tty, done := clitest.Terminal(t)
+			bar := command.ByteProgress(tty, nil, tc.inputs)
+			bar.Write(make([]byte, 1500)) //nolint:errcheck // a terminal
+			command.EndBar(tty, bar)
+			if got := done(); !strings.Contains(got, tc.want) {
+				t.Errorf("the terminal shows %q, want %q in it", got, tc.want)
+			}
+		})
+	}
+}
