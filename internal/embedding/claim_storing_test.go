@@ -40,7 +40,7 @@ func TestClaimAwaitedStoringUntilLetGo(t *testing.T) {
 	b := newScorer(t, Config{Provider: OpenAI, Model: "m", BaseURL: url, Cache: cb, Batch: 1, Parallel: 2})
 	var keys []string
 	for _, text := range []string{"paris", "london"} {
-		key, err := cache.Key(vectorNamespace, cacheKey{OpenAI, b.base, "m", text})
+		key, err := cache.Key(vectorNamespace, cacheKey{OpenAI, b.base, "m", text, false})
 		if err != nil {
 			t.Fatal(err)
 		}

@@ -334,7 +334,7 @@ func TestClaimFailedRequestLetsGoAtOnce(t *testing.T) {
 	}
 	defer db.Close()
 	for _, text := range []string{"paris", "london"} {
-		key, err := cache.Key(vectorNamespace, cacheKey{OpenAI, s.base, "m", text})
+		key, err := cache.Key(vectorNamespace, cacheKey{OpenAI, s.base, "m", text, false})
 		if err != nil {
 			t.Fatal(err)
 		}

@@ -4,7 +4,7 @@
 // for BERTScore's token embeddings). The arithmetic lives in pkg/metric.
 //
 // Every distinct text of a call is looked up in the shared SQLite cache (key: provider, base URL,
-// model, text); the misses go out in requests of Batch texts, up to Parallel at once, through the
+// model, text, and for token embeddings Config.PrefixSpace when set); the misses go out in requests of Batch texts, up to Parallel at once, through the
 // retrying, rate-limited model.Transport, and each reply is stored before it is used, so a rerun
 // makes no HTTP call. Vectors are stored as little-endian float32, the precision every server sends.
 //
@@ -75,6 +75,12 @@ type Config struct {
 	// 0: no limit). Their zero values are none, not defaults: the command passes its flags'.
 	MaxRetries int
 	Timeout    time.Duration
+	// PrefixSpace sends each of BERTScore's texts (stripped, not blank) to TEI's /tokenize and
+	// /embed_all with a space before it, as bert_score's sent_encode encodes a sentence for a
+	// RoBERTa or GPT-2 tokenizer (add_prefix_space=True): so that the first word is the token a
+	// word after a space is ("ĠHello"), not the one of a word at the start of a text ("Hello").
+	// TEI's tokenizer adds no space. The cache keys the token embeddings with it when set.
+	PrefixSpace bool
 
 	Cache      *cache.Cache // nil: no cache
 	HTTPClient *http.Client // nil: a model.Transport client with MaxRetries, Timeout and Parallel

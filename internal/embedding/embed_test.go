@@ -273,7 +273,7 @@ func TestZeroVectorNotCached(t *testing.T) {
 	}
 
 	// An entry stored by an earlier version that cached zero vectors.
-	key, err := cache.Key(vectorNamespace, cacheKey{Ollama, srv.URL, "m", "london"})
+	key, err := cache.Key(vectorNamespace, cacheKey{Ollama, srv.URL, "m", "london", false})
 	if err != nil {
 		t.Fatal(err)
 	}

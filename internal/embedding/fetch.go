@@ -28,11 +28,15 @@ const (
 // cacheKey is what determines an embedding. The API key is deliberately absent. BaseURL is the
 // endpoint as cache.KeyEndpoint names it, so that a scheme or host written in capitals keys as
 // the reply cache keys it: as the same server.
+//
+// PrefixSpace is set for token embeddings fetched with Config.PrefixSpace, which are another
+// tokenization of the text than those fetched without: the keys of the latter are as they were.
 type cacheKey struct {
-	Provider string `json:"provider"`
-	BaseURL  string `json:"base_url"`
-	Model    string `json:"model"`
-	Text     string `json:"text"`
+	Provider    string `json:"provider"`
+	BaseURL     string `json:"base_url"`
+	Model       string `json:"model"`
+	Text        string `json:"text"`
+	PrefixSpace bool   `json:"prefix_space,omitempty"`
 }
 
 // tokens is one text's tokenisation and token embeddings.
@@ -531,11 +535,12 @@ func lookup[V any](ctx context.Context, s *Scorer, texts []string, c codec[V]) (
 	got = make(map[string]V)
 	keys = make(map[string]string)
 	base := cache.KeyEndpoint(s.cfg.Provider, s.base)
+	prefix := c.namespace == tokensNamespace && s.cfg.PrefixSpace // sent so (tokenEmbeddings)
 	for _, t := range texts {
 		if _, seen := keys[t]; seen || blank(t) {
 			continue
 		}
-		key, err := cache.Key(c.namespace, cacheKey{s.cfg.Provider, base, s.cfg.Model, t})
+		key, err := cache.Key(c.namespace, cacheKey{s.cfg.Provider, base, s.cfg.Model, t, prefix})
 		if err != nil {
 			return nil, nil, nil, err
 		}

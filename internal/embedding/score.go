@@ -74,7 +74,8 @@ type BERTOptions struct {
 // (as bert_score does for several references), then rescaled when opts has a baseline. Token
 // embeddings come from TEI's /embed_all. Each text is first stripped of leading and trailing
 // whitespace, as bert_score's sent_encode does (Python's str.strip), so a byte-level tokenizer
-// (RoBERTa's, GPT-2's) makes no token of a trailing newline. An empty text, or one of whitespace
+// (RoBERTa's, GPT-2's) makes no token of a trailing newline; with Config.PrefixSpace it is sent
+// with a space before it, as bert_score encodes it for such a tokenizer. An empty text, or one of whitespace
 // only, has no tokens and scores 0, as bert_score scores an empty sentence; so does a prediction
 // with no references (before rescaling). As SBERT's, its error does not name the metric.
 func (s *Scorer) BERTScore(ctx context.Context, preds []string, refs [][]string, opts BERTOptions) ([]metric.PRF, error) {

@@ -19,6 +19,8 @@ import (
 // fakeServer speaks the OpenAI, Ollama and TEI embedding protocols on loopback, returning fixed
 // vectors: sentence vectors from sentences, and for TEI's /tokenize and /embed_all one token per
 // space-separated word (ids from vocab) between [CLS]=101 and [SEP]=102, whose vectors are zero.
+// As a byte-level BPE tokenizer (RoBERTa's, GPT-2's) makes " a" another token than "a", the first
+// word of an input that begins with a space is looked up as "Ġ" and the word.
 type fakeServer struct {
 	t         *testing.T
 	sentences map[string][]float32
@@ -51,8 +53,9 @@ func newFake(t *testing.T) *fakeServer {
 		},
 		words: map[string][]float32{
 			"a": {1, 0}, "b": {0, 1}, "c": {1, 1}, "d": {0, -1}, "z": {0, 0},
+			"Ġa": {1, 1}, "Ġb": {-1, 1},
 		},
-		vocab:    map[string]int{"a": 1, "b": 2, "c": 3, "d": 4, "z": 5},
+		vocab:    map[string]int{"a": 1, "b": 2, "c": 3, "d": 4, "z": 5, "Ġa": 6, "Ġb": 7},
 		requests: map[string]int{},
 	}
 }
@@ -212,7 +215,7 @@ func (f *fakeServer) tokenize(in []string) [][]fakeToken {
 	out := make([][]fakeToken, len(in))
 	for i, s := range in {
 		toks := []fakeToken{{ID: clsID, Text: "[CLS]", Special: true}}
-		for _, w := range strings.Fields(s) {
+		for _, w := range fakeWords(s) {
 			toks = append(toks, fakeToken{ID: f.vocab[w], Text: w})
 		}
 		out[i] = append(toks, fakeToken{ID: sepID, Text: "[SEP]", Special: true})
@@ -230,7 +233,7 @@ func (f *fakeServer) embedAll(in []string) ([][][]float32, error) {
 			return nil, fmt.Errorf("`inputs` cannot be empty")
 		}
 		toks := [][]float32{{0, 0}}
-		for _, w := range strings.Fields(s) {
+		for _, w := range fakeWords(s) {
 			v, ok := f.words[w]
 			if !ok {
 				return nil, fmt.Errorf("no vector for word %q", w)
@@ -240,6 +243,16 @@ func (f *fakeServer) embedAll(in []string) ([][][]float32, error) {
 		out[i] = append(toks, []float32{0, 0})
 	}
 	return out, nil
+}
+
+// fakeWords are the fake tokenizer's words of s: its space-separated words, the first one marked
+// with "Ġ" when s begins with a space.
+func fakeWords(s string) []string {
+	words := strings.Fields(s)
+	if len(words) > 0 && strings.HasPrefix(s, " ") {
+		words[0] = "Ġ" + words[0]
+	}
+	return words
 }
 
 func (f *fakeServer) sortedBatches() []int {

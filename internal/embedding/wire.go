@@ -105,16 +105,29 @@ func (s *Scorer) sentences(ctx context.Context, texts []string) ([][]float32, er
 
 // tokenEmbeddings returns the tokens and token embeddings of each text from TEI: /tokenize (with
 // special tokens, as /embed_all sees them) and /embed_all (truncating to the model's maximum).
+// With Config.PrefixSpace both are sent each text with a space before it, so that the ids and
+// the vectors are of one tokenization, bert_score's for a RoBERTa or GPT-2 tokenizer: the
+// texts are stripped and not blank (BERTScore), so the space is the only one before the first
+// word, which a byte-level BPE tokenizer makes one token with it ("ĠHello"), not a token of its
+// own. The special tokens are the tokenizer's as without it, and truncation keeps the first
+// tokens as bert_score's truncation=True does.
 func (s *Scorer) tokenEmbeddings(ctx context.Context, texts []string) ([]tokens, error) {
 	if s.cfg.Provider != TEI {
 		return nil, errNeedTEI(s.cfg.Provider)
 	}
+	inputs := texts
+	if s.cfg.PrefixSpace {
+		inputs = make([]string, len(texts))
+		for i, t := range texts {
+			inputs[i] = " " + t
+		}
+	}
 	var toks [][]teiToken
-	if err := s.post(ctx, "/tokenize", teiTokenizeRequest{Inputs: texts, AddSpecialTokens: true}, &toks); err != nil {
+	if err := s.post(ctx, "/tokenize", teiTokenizeRequest{Inputs: inputs, AddSpecialTokens: true}, &toks); err != nil {
 		return nil, err
 	}
 	var vecs [][]vector
-	if err := s.post(ctx, "/embed_all", teiEmbedRequest{Inputs: texts, Truncate: true}, &vecs); err != nil {
+	if err := s.post(ctx, "/embed_all", teiEmbedRequest{Inputs: inputs, Truncate: true}, &vecs); err != nil {
 		return nil, err
 	}
 	if len(toks) != len(texts) {

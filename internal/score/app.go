@@ -139,10 +139,13 @@ vector, so it scores 0 (BERTScore scores an empty sentence so; for bertscore_* a
 stripped of surrounding whitespace, as bert_score does), bertscore_* -b/(1-b) under a --baseline
 b, as bert_score rescales it.
 TEI's /embed_all gives the model's last layer, so bertscore_* equal bert_score's with num_layers
-set to the model's depth, not its default inner layer for many models (roberta-large's 17 of 24),
-but for a RoBERTa or GPT-2 tokenizer (roberta-large, bert_score's English default), whose text
-bert_score encodes with a space before it (add_prefix_space) and TEI as it is: the first word is
-another token. --baseline FILE takes the highest layer's row of bert_score's tsv. TEI and ollama
+set to the model's depth, not its default inner layer for many models (roberta-large's 17 of 24).
+For a RoBERTa or GPT-2 tokenizer (roberta-large, bert_score's English default) bert_score encodes a
+text with a space before it (add_prefix_space), which TEI does not add, so that the first word is
+another token: give --embed-prefix-space then (not for BERT's or a sentencepiece tokenizer), which
+sends " " and the stripped text to /tokenize and /embed_all; it is not guessed from --embed-model,
+which for tei only names the model, and the cache keys it. --baseline FILE takes the highest
+layer's row of bert_score's tsv. TEI and ollama
 cut a text over the model's maximum to it, as bert_score and sentence-transformers do, unsaid;
 openai refuses it (above). --idf reads the input files twice (so they must be regular files, not
 stdin or a pipe): the references first, for the idf table, fetched --embed-batch ×

@@ -110,6 +110,7 @@ func embedFlags() []cli.Flag {
 		&cli.DurationFlag{Name: "embed-timeout", Value: embedding.DefaultTimeout, EnvVars: []string{"QA_EMBED_TIMEOUT"}, Usage: "per-attempt timeout of an embedding request (0: none)"},
 		&cli.BoolFlag{Name: "idf", EnvVars: []string{"QA_IDF"}, Usage: "weight BERTScore tokens by idf over all references (reads the input files twice: regular files, not stdin or a pipe)"},
 		&cli.StringFlag{Name: "baseline", EnvVars: []string{"QA_BASELINE"}, Usage: "rescale BERTScore by a baseline: `VALUE`, \"P,R,F\", or a file (bert_score's tsv)"},
+		&cli.BoolFlag{Name: "embed-prefix-space", EnvVars: []string{"QA_EMBED_PREFIX_SPACE"}, Usage: "send BERTScore's texts to TEI with a space before them, as bert_score encodes them for a RoBERTa or GPT-2 tokenizer (roberta-large, its English default; see above)"},
 		&cli.StringFlag{Name: "cache", EnvVars: []string{"QA_CACHE"}, Usage: "SQLite cache `FILE` for embeddings (shared with qa-predict and qa-judge)"},
 	}
 }
@@ -219,7 +220,8 @@ func parseEmbed(c *cli.Context, cfg *config) error {
 		return err
 	}
 	ec := embedding.Config{Provider: provider, Model: c.String("embed-model"), BaseURL: embedURL, KeyFile: command.Origin(c, "embed-api-key-file"),
-		Batch: batch, Parallel: parallel, MaxRetries: c.Int("embed-max-retries"), Timeout: c.Duration("embed-timeout")}
+		Batch: batch, Parallel: parallel, MaxRetries: c.Int("embed-max-retries"), Timeout: c.Duration("embed-timeout"),
+		PrefixSpace: c.Bool("embed-prefix-space")}
 	if len(cfg.sel.embedMetrics()) > 0 { // the key file is read only for a run that sends it
 		if ec.APIKey, err = apiKey(provider, c.String("embed-api-key-file")); err != nil {
 			return err

@@ -25,16 +25,20 @@ var sentenceVectors = map[string][]float32{
 }
 
 // tokenVectors are the TEI server's token embeddings; the tokenizer splits on spaces and wraps
-// each text in [CLS] (id 101) and [SEP] (id 102).
+// each text in [CLS] (id 101) and [SEP] (id 102). As a byte-level BPE tokenizer (RoBERTa's)
+// makes " paris" another token than "paris", the first word of a text that begins with a space
+// is "Ġ" and the word.
 var tokenVectors = map[string][]float32{
 	"[CLS]":  {1, 0, 0},
 	"[SEP]":  {0, 0, 1},
 	"paris":  {0, 1, 0},
 	"rome":   {0, 3, 4},
 	"berlin": {0, 0, 2},
+	"Ġparis": {0, 4, 3},
+	"Ġrome":  {0, 1, 0},
 }
 
-var tokenIDs = map[string]int{"[CLS]": 101, "[SEP]": 102, "paris": 1, "rome": 2, "berlin": 3}
+var tokenIDs = map[string]int{"[CLS]": 101, "[SEP]": 102, "paris": 1, "rome": 2, "berlin": 3, "Ġparis": 4, "Ġrome": 5}
 
 // newOpenAIServer serves /v1/embeddings; hook, when not nil, sees every request first.
 func newOpenAIServer(t *testing.T, hook func(*http.Request)) *httptest.Server {
@@ -102,6 +106,9 @@ func newTEIServer(t *testing.T) *httptest.Server {
 		var vecs [][][]float32
 		for _, in := range req.Inputs {
 			words := append(append([]string{"[CLS]"}, strings.Fields(in)...), "[SEP]")
+			if len(words) > 2 && strings.HasPrefix(in, " ") {
+				words[1] = "Ġ" + words[1]
+			}
 			var ts []token
 			var vs [][]float32
 			for _, word := range words {

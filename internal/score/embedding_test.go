@@ -441,3 +441,59 @@ func forward(w http.ResponseWriter, url string, body io.Reader) {
 	w.WriteHeader(resp.StatusCode)
 	io.Copy(w, resp.Body) //nolint:errcheck
 }
+
+// TestEmbedPrefixSpaceCache: --embed-prefix-space is another tokenization of every text, so a
+// shared --cache never serves the token embeddings fetched without it (nor the reverse): each
+// setting's first run fetches its own and scores as embed_bertscore.txtar and
+// embed_bertscore_prefix_space.txtar say, and its rerun takes them all from the cache.
+func TestEmbedPrefixSpaceCache(t *testing.T) {
+	tei := newTEIServer(t)
+	var mu sync.Mutex
+	var inputs []string // of each /tokenize and /embed_all request
+	srv := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		body, _ := io.ReadAll(r.Body)
+		var req struct{ Inputs []string }
+		json.Unmarshal(body, &req) //nolint:errcheck // the server behind says what is wrong
+		mu.Lock()
+		inputs = append(inputs, req.Inputs...)
+		mu.Unlock()
+		forward(w, tei.URL+r.URL.Path, bytes.NewReader(body))
+	}))
+	t.Cleanup(srv.Close)
+	db := filepath.Join(t.TempDir(), "cache.db")
+	const input = `{"schema":1,"id":"a","question":"q","answers":["paris rome"],"prediction":{"text":"paris"}}` + "\n"
+	for i, tc := range []struct {
+		prefix bool
+		sent   []string // the inputs of the requests made
+		cached string
+		f1     string
+	}{
+		{false, []string{"paris", "paris", "paris rome", "paris rome"}, "1 batch for 2 texts, 0 texts from the cache", `"bertscore_f1":0.9473684210526316`},
+		{true, []string{" paris", " paris", " paris rome", " paris rome"}, "1 batch for 2 texts, 0 texts from the cache", `"bertscore_f1":0.98989898989899`},
+		{true, nil, "0 batches for 0 texts, 2 texts from the cache", `"bertscore_f1":0.98989898989899`},
+		{false, nil, "0 batches for 0 texts, 2 texts from the cache", `"bertscore_f1":0.9473684210526316`},
+	} {
+		mu.Lock()
+		inputs = nil
+		mu.Unlock()
+		args := []string{"qa-score", "--metrics", "bertscore_f1", "--embed-provider", "tei", "--embed-model", "roberta",
+			"--embed-base-url", srv.URL, "--cache", db}
+		if tc.prefix {
+			args = append(args, "--embed-prefix-space")
+		}
+		var stdout, stderr bytes.Buffer
+		if err := Run(context.Background(), args, strings.NewReader(input), &stdout, &stderr); err != nil {
+			t.Fatalf("run %d: %v: %s", i+1, err, stderr.String())
+		}
+		mu.Lock()
+		got := slices.Clone(inputs)
+		mu.Unlock()
+		slices.Sort(got)
+		if !slices.Equal(got, tc.sent) {
+			t.Errorf("run %d (prefix %v): sent %q, want %q", i+1, tc.prefix, got, tc.sent)
+		}
+		if !strings.Contains(stderr.String(), tc.cached) || !strings.Contains(stdout.String(), tc.f1) {
+			t.Errorf("run %d (prefix %v): stdout %s stderr %s; want %s and %q", i+1, tc.prefix, stdout.String(), stderr.String(), tc.f1, tc.cached)
+		}
+	}
+}

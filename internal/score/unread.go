@@ -84,9 +84,14 @@ func warnUnreadEmbed(c *cli.Context, embedMetrics []string) {
 		english.List(set), english.Form(len(set), "configures", "configure"), english.Form(len(set), "it does", "they do"))
 }
 
-// warnUnreadBERTScore warns of --baseline and --idf, those of them set, in a run that selects no
-// BERTScore metric, naming the variable a value came from.
+// warnUnreadBERTScore warns of --baseline and --idf, those of them set, and of
+// --embed-prefix-space, in a run that selects no BERTScore metric, naming the variable a value
+// came from.
 func warnUnreadBERTScore(c *cli.Context) {
+	if c.Bool("embed-prefix-space") {
+		fmt.Fprintf(c.App.ErrWriter, "qa-score: warning: --embed-prefix-space%s puts a space before the texts BERTScore sends to TEI; without bertscore_p, bertscore_r or bertscore_f1 in --metrics it does nothing\n",
+			command.FromEnv(c, "embed-prefix-space"))
+	}
 	baseline, idf := flagSet(c, "baseline"), c.Bool("idf")
 	what, n := "", 1
 	switch {
