@@ -68,11 +68,14 @@ go to one too, a progress bar of the bytes read goes to stderr.
 
 METRICS:
 {metrics}
-Notes: ROUGE uses rouge-score's tokenizer, which drops every non-ASCII character (so Chinese text
-scores 0 there, exactly as in rouge-score); cmrc_* run only on Chinese records (lang zh, zho,
-cmn, …, zh-CN); locomo_f1 only on LoCoMo records (category from meta.category, else the type);
-sp_* only when the prediction carries supporting_facts and meta.supporting_facts holds the gold
-ones, joint_* when it carries an answer too.
+Notes: ROUGE uses rouge-score's tokenizer, which drops every non-ASCII character (so Chinese,
+Japanese or Cyrillic text scores 0 there, exactly as in rouge-score); f1, hotpot_f1, ROUGE, BLEU
+and METEOR score an unanswerable record (answers [""]) 0 whatever the prediction, a declining ""
+too, as their scripts do (squad2_* score it 1); a summary warns of such records, and of Chinese
+ones scored by metrics that split words at white space; cmrc_* run only on Chinese records (lang
+zh, zho, cmn, …, zh-CN); locomo_f1 only on LoCoMo records (category from meta.category, else the
+type); sp_* only when the prediction carries supporting_facts and meta.supporting_facts holds the
+gold ones, joint_* when it carries an answer too.
 LoCoMo category-5 questions get no reference metric (em, f1, ROUGE, BLEU, METEOR, CMRC,
 embeddings): their gold is the adversarial answer, the trap the question sets, and LoCoMo and
 MAGMA score them by whether the prediction declines, as locomo_f1 and the judges do.

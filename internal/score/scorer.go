@@ -6,6 +6,7 @@ import (
 	"strings"
 
 	"github.com/qapipe/qapipe/pkg/record"
+	"github.com/qapipe/qapipe/pkg/textnorm"
 )
 
 // scorer turns one record into its scores. It is safe for concurrent use: it holds only
@@ -33,13 +34,42 @@ type scorer struct {
 	memberSize int
 	// latin lists the indices of the selected names whose tokenizers read English (latinMetrics).
 	latin []int
+	// blank lists the indices of the selected names that score an unanswerable record 0 whatever
+	// its prediction (blankMetrics); rouge those of the ROUGE scores.
+	blank, rouge []int
 }
 
 // latinMetrics are the metrics whose tokenizers read English text: rouge-score drops every
-// character that is not ASCII, and NLTK's BLEU and METEOR here split at white space alone, so
-// that on Chinese text they give 0, or read a sentence as one word.
-var latinMetrics = []string{"rouge1", "rouge2", "rougeL", "rouge1_nostem", "rouge2_nostem", "rougeL_nostem",
+// character that is not ASCII, and NLTK's BLEU and METEOR, and SQuAD's and HotpotQA's F1 (with
+// HotpotQA's precision and recall), split at white space alone, so that on Chinese text they give
+// 0, or read a sentence as one word (the F1 of "村雨城游戏" against "村雨城" is 0, its cmrc_f1 0.75).
+// The exact matches are left out: a Chinese answer matches as a whole string there.
+var latinMetrics = []string{"f1", "squad2_f1", "hotpot_f1", "hotpot_prec", "hotpot_recall",
+	"rouge1", "rouge2", "rougeL", "rouge1_nostem", "rouge2_nostem", "rougeL_nostem",
 	"bleu1", "bleu2", "bleu4", "meteor", "meteor_nosyn"}
+
+// blankMetrics are the metrics that score a record whose every gold answer is "", an
+// unanswerable question (answers [""]), 0 whatever its prediction, the empty one that declines
+// too, as their scripts do: a token F1 with no gold token is 0 (evaluate-v1.1.py's, HotpotQA's,
+// CMRC's and LoCoMo's), and so are ROUGE, BLEU and METEOR against an empty reference. em,
+// hotpot_em, cmrc_em and SQuAD v2.0's squad2_em and squad2_f1 score the declining answer 1.
+var blankMetrics = []string{"f1", "hotpot_f1", "hotpot_prec", "hotpot_recall",
+	"rouge1", "rouge2", "rougeL", "rouge1_nostem", "rouge2_nostem", "rougeL_nostem",
+	"bleu1", "bleu2", "bleu4", "meteor", "meteor_nosyn", "cmrc_f1", "locomo_f1"}
+
+// rougeMetrics are the ROUGE scores, whose tokenizer keeps ASCII letters and digits alone.
+var rougeMetrics = []string{"rouge1", "rouge2", "rougeL", "rouge1_nostem", "rouge2_nostem", "rougeL_nostem"}
+
+// indices returns the indices in sel of those of names it selects.
+func (sel *selection) indices(names []string) []int {
+	var ks []int
+	for _, name := range names {
+		if k := sel.index(name); k >= 0 {
+			ks = append(ks, k)
+		}
+	}
+	return ks
+}
 
 func newScorer(sel *selection, judge string) *scorer {
 	order := make([]int, len(sel.names))
@@ -51,13 +81,9 @@ func newScorer(sel *selection, judge string) *scorer {
 	for _, name := range sel.names {
 		size += len(name) + 28
 	}
-	var latin []int
-	for _, name := range latinMetrics {
-		if k := sel.index(name); k >= 0 {
-			latin = append(latin, k)
-		}
-	}
+	latin, blank, rouge := sel.indices(latinMetrics), sel.indices(blankMetrics), sel.indices(rougeMetrics)
 	return &scorer{sel: sel, judge: judge, latin: latin, names: &judgeNames{}, judged: sel.index("judge_score") >= 0, facts: sel.readsFacts(), order: order, memberSize: size,
+		blank: blank, rouge: rouge,
 		twins: twins{rouge: sel.hasFamily("rouge1") && sel.hasFamily("rouge1_nostem"),
 			meteor: sel.hasFamily("meteor") && sel.hasFamily("meteor_nosyn")}}
 }
@@ -100,6 +126,13 @@ type outcome struct {
 	uncategorised bool
 	// chineseLatin: a Chinese record (lang zh) that a metric of latinMetrics scored.
 	chineseLatin bool
+	// blankIn lists the indices of the metrics of blankMetrics that scored the record, when its
+	// every gold answer is "" (an unanswerable question): they score it 0 whatever its prediction.
+	blankIn []int
+	// unreadGold: a record of another language than Chinese (which chineseLatin counts) with gold
+	// answers, not all "", that hold no ASCII letter or digit, all that rouge-score's tokenizer
+	// keeps, so that the ROUGE scores it got are 0 whatever its prediction.
+	unreadGold bool
 	// corpus is the record's part in the corpus metrics.
 	corpus corpusFacts
 	// unread says why the EvaLearn judge reply judge_score read held no score by EvaLearn's
@@ -162,8 +195,33 @@ func (s *scorer) score(rec *record.Record) outcome {
 	if len(s.latin) > 0 && !o.failed && rec.IsChinese() {
 		o.chineseLatin = slices.ContainsFunc(s.latin, func(k int) bool { return !math.IsNaN(o.vals[k]) })
 	}
+	if o.failed {
+		return o
+	}
+	scored := func(k int) bool { return !math.IsNaN(o.vals[k]) }
+	switch {
+	case blankGold(rec.Answers):
+		locomo := s.sel.index("locomo_f1")
+		for _, k := range s.blank {
+			// locomo_f1 of a category-5 question reads no gold: it looks for a declining answer.
+			if scored(k) && (k != locomo || o.locomoCat != 5) {
+				o.blankIn = append(o.blankIn, k)
+			}
+		}
+	case !rec.IsChinese() && slices.ContainsFunc(s.rouge, scored) &&
+		!slices.ContainsFunc(s.rouge, func(k int) bool { return o.vals[k] > 0 }) && !slices.ContainsFunc(rec.Answers, rougeReads):
+		o.unreadGold = true
+	}
 	return o
 }
+
+// blankGold reports whether answers are those of an unanswerable question: one or more, each "".
+func blankGold(answers []string) bool {
+	return len(answers) > 0 && !slices.ContainsFunc(answers, func(a string) bool { return a != "" })
+}
+
+// rougeReads reports whether rouge-score's tokenizer finds a token in text.
+func rougeReads(text string) bool { return len(textnorm.RougeTokens(text, false)) > 0 }
 
 // countJudgeNames counts the judgment name judge_score reads from the record (and the others it
 // passes over), or with --judge the names a record without that judgment carries.

@@ -45,6 +45,9 @@ type Summary struct {
 	answerUnpredicted int
 	uncategorised     int      // LoCoMo records (dataset locomo) without a category
 	chineseLatin      int      // Chinese records (lang zh) that a metric reading English scored
+	blankGold         int      // unanswerable records (answers [""]) scored 0 whatever their prediction
+	blankIn           []string // the metrics that scored them so, in registry order
+	unreadGold        int      // records whose gold answers ROUGE reads no token in, scored by it
 	firstRepeat       string   // where the first record whose id an earlier one had is: FILE:LINE (id "ID")
 	byKnown           []string // paths the first records have values at, sorted, for --by's suggestion
 	byFrom            string   // " from QA_BY" when the variable set --by, for its warnings
@@ -171,6 +174,12 @@ func (a *aggregator) counts(reps int, seed uint64, level float64, badLines int) 
 		Unscored: a.unscored, BadLines: badLines, RepeatedIDs: a.ids.Count(), Bootstrap: reps, Seed: int64(seed), Level: level}
 	s.unpredicted, s.unjudged, s.unjudgedBare, s.factsUnpredicted = a.unpredicted, a.unjudged, a.unjudgedBare, a.factsUnpredicted
 	s.answerUnpredicted, s.uncategorised, s.chineseLatin = a.answerUnpredicted, a.uncategorised, a.chineseLatin
+	s.blankGold, s.unreadGold = a.blankGold, a.unreadGold
+	for k, in := range a.blankIn {
+		if in {
+			s.blankIn = append(s.blankIn, a.names[k])
+		}
+	}
 	s.MissingAsZero, s.missingPart = a.missing, a.missingPart
 	for k, in := range a.missingIn {
 		if in {

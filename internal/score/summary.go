@@ -37,6 +37,9 @@ type aggregator struct {
 	answerUnpredicted int                  // records with gold answers and supporting facts alone predicted
 	uncategorised     int                  // LoCoMo records without a category
 	chineseLatin      int                  // Chinese records that a metric reading English scored
+	blankGold         int                  // unanswerable records (answers [""]) that a metric of blankMetrics scored
+	blankIn           []bool               // blankIn[k]: names[k] scored one of them
+	unreadGold        int                  // records whose gold answers ROUGE reads no token in (outcome.unreadGold)
 	unjudged          int                  // and those with one but without a judgment, for judge_score
 	unjudgedBare      int                  // of unjudged, those without gold answers too
 	missing           int                  // records without a prediction counted as 0 (--missing-as-zero)
@@ -191,6 +194,18 @@ func (a *aggregator) add(o outcome) {
 	}
 	if o.chineseLatin {
 		a.chineseLatin++
+	}
+	if len(o.blankIn) > 0 {
+		a.blankGold++
+		if a.blankIn == nil {
+			a.blankIn = make([]bool, len(a.names))
+		}
+		for _, k := range o.blankIn {
+			a.blankIn[k] = true
+		}
+	}
+	if o.unreadGold {
+		a.unreadGold++
 	}
 	in := a.groupsOf(&o)
 	if o.failed {

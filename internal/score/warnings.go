@@ -55,6 +55,12 @@ func (s *Summary) warnings() {
 	if warn := s.chineseLatinWarning(); warn != "" {
 		w = append(w, warn)
 	}
+	if warn := s.blankGoldWarning(); warn != "" {
+		w = append(w, warn)
+	}
+	if warn := s.unreadGoldWarning(); warn != "" {
+		w = append(w, warn)
+	}
 	if few := stats.FewResamples(s.Bootstrap, s.Level, stats.DefaultResamples); few != "" && s.Records > 0 {
 		w = append(w, few)
 	}
@@ -231,8 +237,36 @@ func (s *Summary) chineseLatinWarning() string {
 			names = append(names, name)
 		}
 	}
-	return fmt.Sprintf("%s scored by %s, which read English: rouge-score drops every character that is not ASCII (Chinese text alone scores 0), and BLEU and METEOR split words at white space alone; cmrc_em and cmrc_f1 are the Chinese records' metrics",
+	return fmt.Sprintf("%s scored by %s, which read English: rouge-score drops every character that is not ASCII (Chinese text alone scores 0), and BLEU, METEOR and SQuAD's and HotpotQA's F1 split words at white space alone; cmrc_em and cmrc_f1 are the Chinese records' metrics",
 		english.Count(s.chineseLatin, "Chinese record (lang zh) was", "Chinese records (lang zh) were"), english.List(names))
+}
+
+// blankGoldWarning says how many unanswerable records (answers [""]) the metrics of blankMetrics
+// scored, which score them 0 whatever the prediction, the empty answer that declines too, so that
+// their means mix a fixed 0 in; else "".
+func (s *Summary) blankGoldWarning() string {
+	if s.blankGold == 0 || s.Overall == nil {
+		return ""
+	}
+	return fmt.Sprintf("%s the empty gold answer \"\" alone (an unanswerable question) and %s 0 by %s whatever the prediction, the empty answer that declines too, as their scripts score it; squad2_em and squad2_f1 score a declining answer 1 there",
+		english.Count(s.blankGold, "record has", "records have"), english.Form(s.blankGold, "was scored", "were scored"), english.List(s.blankIn))
+}
+
+// unreadGoldWarning says how many records of another language than Chinese the ROUGE scores
+// scored though their gold answers hold no ASCII letter or digit, all that rouge-score's
+// tokenizer keeps (Japanese, Korean, Russian text): they score 0 whatever the prediction; else "".
+func (s *Summary) unreadGoldWarning() string {
+	if s.unreadGold == 0 || s.Overall == nil {
+		return ""
+	}
+	var names []string
+	for _, name := range rougeMetrics {
+		if s.Overall.Metrics[name] != nil {
+			names = append(names, name)
+		}
+	}
+	return fmt.Sprintf("%s no ASCII letter or digit in %s gold answers, all that rouge-score's tokenizer keeps (Japanese, Korean or Cyrillic text alone scores 0), so %s scored %s 0 whatever the prediction",
+		english.Count(s.unreadGold, "record has", "records have"), english.Form(s.unreadGold, "its", "their"), english.List(names), english.Form(s.unreadGold, "it", "them"))
 }
 
 // uncategorisedWarning says, when locomo_f1 or judge_score is selected, how many LoCoMo records
