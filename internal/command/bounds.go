@@ -137,9 +137,9 @@ func MaxTokensField(c *cli.Context, name, provider string, fields []string) (str
 		name, f, fromEnv(c, name), provider)
 }
 
-// MaxConcurrency bounds every --concurrency. The pipeline keeps a slot for each call in flight
-// before any record is read (a mistyped 100000000 took 800 MB at once), and no provider serves
-// that many calls from one client.
+// MaxConcurrency bounds every --concurrency. The pipeline makes its window of slots, several for
+// each call in flight (pipeline.WindowPerCall), before any record is read (a mistyped 100000000
+// took 800 MB at once when it kept one), and no provider serves that many calls from one client.
 const MaxConcurrency = 10_000
 
 // Concurrency returns the int flag name, a --concurrency (qa-score's --embed-concurrency): a

@@ -3,11 +3,14 @@
 // package, and the embedding metrics fetch their batches under an errgroup limit.)
 //
 // Map reads items from a push-style source, runs the work function on at most n of them at a time
-// (errgroup.WithContext + SetLimit), and hands results to the sink in input order. A window of n
-// slots bounds everything at once: an item takes a slot before its work starts and gives it back
-// only after the sink has taken its result, so at most n items are in flight or waiting to be
-// reordered, and memory stays bounded however long the stream. Every channel send selects on the
-// context, so cancellation never leaves a goroutine blocked.
+// (a semaphore of n calls), and hands results to the sink in input order. Two bounds are kept
+// apart: the n calls in flight, and a window of w ≥ n items accepted and not yet taken by the sink
+// (in flight, or done and waiting for an earlier one). An item takes a window slot before its work
+// starts and gives it back only after the sink has taken its result, so memory stays bounded by
+// the window however long the stream; a call slot it gives back as soon as its work returns, so
+// one item whose work stalls (a slow generation, a server that holds the call until the timeout)
+// holds the output back, but not the calls after it, until w-1 later items are done. Every
+// channel send selects on the context, so cancellation never leaves a goroutine blocked.
 //
 // A source error stops the reading; the items read before it are finished and passed to the sink in
 // order, and Map then returns the error. On cancellation Map stops reading, lets the sink take
@@ -18,7 +21,13 @@
 // function's part (and the model transport's, which refuses them).
 //
 // Note: a pool of n long-lived workers fed by a channel was rejected: it needs its own reorder
-// buffer bound and shutdown protocol, which the slot window gives for free.
+// buffer bound and shutdown protocol, which the slot window gives for free. A window of n slots
+// alone (the in-flight limit and the reorder buffer in one, as Map had first) stopped every call
+// once the n-1 after a stalled one were done, for as long as the stalled call's timeout and
+// retries took (12 minutes and more at qa-predict's defaults). The window is counted in items, not
+// bytes: a result does not carry its encoded size (a record keeps no line length, and measuring it
+// would mean walking or encoding it again), and WindowPerCall keeps the worst case to a small
+// multiple of what the calls in flight hold anyway.
 package pipeline
 
 import (
@@ -32,14 +41,27 @@ import (
 
 // Options configure Map.
 type Options struct {
-	// Concurrency is the most items in flight (and the reorder window); below 1 means 1.
+	// Concurrency is the most items in flight, their work running at once; below 1 means 1.
 	Concurrency int
+	// Window is the most items accepted and not yet taken by the sink: those in flight and those
+	// done and waiting for an earlier one to be. 0 means WindowPerCall × Concurrency; below
+	// Concurrency means Concurrency (one stalled item then stops the calls after it once
+	// Concurrency-1 of them are done).
+	Window int
 	// Started, if set, is called from the reading goroutine as each item is accepted.
 	Started func()
 	// Finished, if set, is called from worker goroutines, concurrently, as each item's work
 	// returns; err is the work function's error.
 	Finished func(err error)
 }
+
+// WindowPerCall is the default window's multiple of Concurrency: while one item stalls,
+// 3×Concurrency later items can finish (some three more calls for each of the others in flight)
+// before the calls stop, and the items held at worst are 4 times those in flight, as qa-score's
+// stream holds 4 × --jobs. A LongMemEval record carries its whole history (its files, 0.3–3 GB,
+// hold 500 questions: 0.6–6 MB a record), so at the default --concurrency of 4 up to 16 of them
+// are held, where 4 were when the window was the calls in flight.
+const WindowPerCall = 4
 
 // Source pushes items to yield in order until it runs out or yield returns an error, which it
 // returns. (command.Source.Each has this shape.)
@@ -59,13 +81,17 @@ type slot[Out any] struct {
 // passing every result.
 func Map[In, Out any](ctx context.Context, opts Options, src Source[In], work func(context.Context, In) (Out, error), sink func(Out) error) error {
 	n := max(opts.Concurrency, 1)
+	w := opts.Window
+	if w == 0 {
+		w = WindowPerCall * n
+	}
+	w = max(w, n)
 	stop, cancel := context.WithCancel(ctx) // a sink error stops the reader and workers too
 	defer cancel()
 	g, gctx := errgroup.WithContext(stop)
-	g.SetLimit(n + 1) // n workers plus the reader
-	window := make(chan struct{}, n)
-	order := make(chan *slot[Out], n)
-	m := &mapper[In, Out]{g: g, gctx: gctx, opts: opts, window: window, order: order, work: work}
+	window := make(chan struct{}, w)
+	order := make(chan *slot[Out], w)
+	m := &mapper[In, Out]{g: g, gctx: gctx, opts: opts, calls: make(chan struct{}, n), window: window, order: order, work: work}
 
 	var srcErr error // the source's own failure, returned once the items it gave are done
 	g.Go(func() error {
@@ -92,28 +118,37 @@ func Map[In, Out any](ctx context.Context, opts Options, src Source[In], work fu
 }
 
 // mapper is what Map's reader shares with the workers it starts: the errgroup and its context,
-// the window of slots, the slots in input order, and the work.
+// the semaphore of calls in flight, the window of slots, the slots in input order, and the work.
 type mapper[In, Out any] struct {
 	g      *errgroup.Group
 	gctx   context.Context
 	opts   Options
+	calls  chan struct{}
 	window chan struct{}
 	order  chan *slot[Out]
 	work   func(context.Context, In) (Out, error)
 }
 
-// start is the source's yield: it takes a slot in the window for item, queues the slot in input
-// order and starts item's work, or returns gctx's error when the run stops first.
+// start is the source's yield: it takes a slot in the window and one of the calls for item,
+// queues the slot in input order and starts item's work, or returns gctx's error when the run
+// stops first.
 func (m *mapper[In, Out]) start(item In) error {
 	select { // take a slot in the window
 	case m.window <- struct{}{}:
 	case <-m.gctx.Done():
 		return m.gctx.Err()
 	}
+	select { // and one of the calls in flight
+	case m.calls <- struct{}{}:
+	case <-m.gctx.Done():
+		<-m.window
+		return m.gctx.Err()
+	}
 	s := &slot[Out]{done: make(chan struct{})}
 	select {
 	case m.order <- s:
 	case <-m.gctx.Done():
+		<-m.calls
 		<-m.window
 		return m.gctx.Err()
 	}
@@ -123,6 +158,7 @@ func (m *mapper[In, Out]) start(item In) error {
 	m.g.Go(func() error {
 		defer close(s.done)
 		s.out, s.err = m.work(m.gctx, item)
+		<-m.calls // the call is over; its result keeps its window slot until the sink takes it
 		if m.opts.Finished != nil {
 			m.opts.Finished(s.err)
 		}

@@ -2,7 +2,9 @@
 // to answer every record and writes each record back with its prediction.
 //
 // The work is a pipeline.Map over the input records: at most --concurrency calls in flight, output
-// in input order, a failed call recorded as prediction.error without stopping the run.
+// in input order (a slow call holds back the output, not the calls after it, while its window of
+// pipeline.WindowPerCall × --concurrency records has room), a failed call recorded as
+// prediction.error without stopping the run.
 package predict
 
 import (

@@ -514,8 +514,8 @@ func TestInterruptFlushesCompletedPrefix(t *testing.T) {
 	}
 }
 
-// TestInterruptSaysWhatIsUnwritten: record 6 is answered while record 5 hangs, so the interruption
-// writes records 0-4 only; the error, and so stderr, says that one finished record was not
+// TestInterruptSaysWhatIsUnwritten: record 6 is answered while records 5 and 7 hang (as every
+// later one would, so that no other is finished), so the interruption writes records 0-4 only; the error, and so stderr, says that one finished record was not
 // written, where the summary line counts it among the predicted. Nothing outside tells when
 // record 6 is finished, after its reply has arrived, so a run cancelled before that (which writes
 // the same records, with no such error) is run again with a longer wait, never judged by a time.
@@ -550,7 +550,11 @@ func interruptAfterAnswer(t *testing.T, wait time.Duration) ([]*record.Record, s
 	ctx, cancel := context.WithCancel(context.Background())
 	defer cancel()
 	go cancelOnceAsked(ctx, cancel, srv, wait, "5", "6") // record 5 hangs, record 6 is answered
-	return run(t, ctx, input(20, map[int]string{5: "hang,hang,hang"}), "--provider", "openai", "--model", "m",
+	faults := map[int]string{5: "hang,hang,hang"}
+	for i := 7; i < 20; i++ {
+		faults[i] = "hang,hang,hang" // the calls after record 6 finish nothing
+	}
+	return run(t, ctx, input(20, faults), "--provider", "openai", "--model", "m",
 		"--base-url", srv.URL, "--api-key-file", keyFile(t), "--concurrency", "2", "--timeout", "10s")
 }
 

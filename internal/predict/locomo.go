@@ -11,8 +11,9 @@ package predict
 //
 // A block's records go through the pipeline as one batch, grouped by batches as a sequence is:
 // they must be contiguous in the input (qa-load writes a conversation's questions in order), and
-// memory holds at most --concurrency blocks being asked or awaiting their turn to be written,
-// plus the one being read. A block that reappears after other records is an error on its
+// memory holds at most --concurrency blocks being asked and, with them, up to
+// pipeline.WindowPerCall × --concurrency asked or awaiting their turn to be written, plus the one
+// being read. A block that reappears after other records is an error on its
 // later records, as a sequence's.
 //
 // The shared call's usage, cost and latency go on the prediction of the block's first question

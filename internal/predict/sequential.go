@@ -15,8 +15,8 @@ package predict
 // part-way (a later file that cannot be read, a bad line under --strict) ends the sequence being
 // read: its positions read so far are solved and written before the run stops, as every record
 // read before the failure is. qa-load emits a sequence's records together. Memory holds at most
-// --concurrency sequences being solved or awaiting their turn to be written, plus the one being
-// read. A run asked to finish (a first signal) makes no new call: every sequence is written, its
+// --concurrency sequences being solved and, with them, up to pipeline.WindowPerCall × --concurrency
+// solved or awaiting their turn to be written, plus the one being read. A run asked to finish (a first signal) makes no new call: every sequence is written, its
 // positions after the call in flight with an error. A cancelled run (a second signal) writes only
 // whole sequences. With the cache, a rerun replays what the interrupted one was told. A sequence
 // id that reappears after other records is not merged (that would need the whole input in memory):
