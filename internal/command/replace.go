@@ -18,7 +18,9 @@ import (
 // into it, where a rename would change more than its content): a run that fails or is
 // interrupted (or a summary named by mistake after a file of records) leaves the file as it
 // was, where truncating it at the start had lost it whatever the run did next. Where no such
-// name can be made, the file is written in place, as OpenOutput writes it.
+// name can be made, a file there is written into at Commit from one in the system's temporary
+// folder, and only when that cannot be made either is the file written in place, as OpenOutput
+// writes it.
 type Replacement struct {
 	io.Writer
 	w       io.WriteCloser
@@ -45,10 +47,11 @@ type Replacement struct {
 // mode, owner and group of the file it replaces (for a new one, 0666 less the umask, as os.Create
 // makes it); a link to a regular file replaces the file linked to, and a dangling link gets the
 // file it names. A file with other hard links, or whose owner or group this process cannot give
-// the new file (another user's file it may write), is written into by Commit, not renamed over.
-// Anything else is written in place: the files OpenOutput writes through a stream or a
-// descriptor (/dev/stdout, the file stdout was redirected to, /dev/fd/3), devices and named
-// pipes, and a file in a folder that takes no new name.
+// the new file (another user's file it may write), is written into by Commit, not renamed over;
+// so is a regular file in a folder that takes no new name, whose new content waits meanwhile in
+// the system's temporary folder. Anything else is written in place: the files OpenOutput writes
+// through a stream or a descriptor (/dev/stdout, the file stdout was redirected to, /dev/fd/3),
+// devices and named pipes, and a regular file that no temporary file could be made for.
 //
 // A process ended before its run returns (see OnForcedExit) aborts the file, as Abort does, until
 // Commit or Abort is called: the run need not register that itself.
@@ -58,15 +61,27 @@ func ReplaceOutput(path string, stdout, stderr io.Writer) (*Replacement, error) 
 	if err == nil {
 		r.path = target
 		var f *os.File
+		aside := false // made in the temporary folder, not beside target
 		// Made and registered at once: a forced exit in between would leave the file.
 		r.unregister = onForcedExitOf(func() func() {
 			if f, r.tmp, err = createBeside(target); err != nil {
-				return nil
+				if st == nil {
+					return nil // no file to keep: made in place, or failing there
+				}
+				// A folder that takes no new name (one this process may not write, a name
+				// too long for the one beside it): the file there is written into at
+				// Commit, and kept as it was until then, where writing it in place had
+				// truncated it at the start and left it so after a failed run (its folder
+				// lets no file be removed either).
+				if f, r.tmp, err = createAside(); err != nil {
+					return nil
+				}
+				aside, r.copyBack = true, true
 			}
 			r.w = f
 			return r.Abort
 		})
-		if err == nil && st != nil {
+		if err == nil && st != nil && !aside {
 			if err = f.Chmod(st.Mode().Perm()); err == nil {
 				r.copyBack = linked(st) || keepOwner(f, st) != nil
 			} else {
@@ -203,6 +218,17 @@ func createBeside(path string) (*os.File, string, error) {
 		}
 	}
 	return nil, "", fs.ErrExist
+}
+
+// createAside makes a new file for writing in the system's temporary folder, readable by this
+// process's user alone, for the content that Commit writes into a file in a folder that takes no
+// new name.
+func createAside() (*os.File, string, error) {
+	f, err := os.CreateTemp("", "qapipe-output-*.tmp")
+	if err != nil {
+		return nil, "", err
+	}
+	return f, f.Name(), nil
 }
 
 // Commit closes the file and puts it in place of the file it replaces. Where the file is not to

@@ -8,6 +8,7 @@ import (
 	"os"
 	"path/filepath"
 	"slices"
+	"strings"
 	"syscall"
 	"testing"
 	"time"
@@ -71,9 +72,19 @@ func TestReplaceOutput(t *testing.T) {
 		{name: "hard link, aborted", want: "old", mode: 0o644, inside: "old",
 			others: map[string]string{"other.json": "old"},
 			setup:  hardLinked},
+		{name: "no name beside it, committed", commit: true, want: "new", mode: 0o640, inside: "old",
+			setup: longName},
+		{name: "no name beside it, aborted", want: "old", mode: 0o640, inside: "old",
+			setup: longName},
+		{name: "folder not writable, committed", commit: true, want: "new", mode: 0o640, inside: "old",
+			setup: readOnlyFolder},
+		{name: "folder not writable, aborted", want: "old", mode: 0o640, inside: "old",
+			setup: readOnlyFolder},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
 			dir := t.TempDir()
+			tmpdir := t.TempDir()
+			t.Setenv("TMPDIR", tmpdir) // where a file in a folder that takes no new name is written
 			path := tc.setup(t, dir)
 			r, err := ReplaceOutput(path, &bytes.Buffer{}, &bytes.Buffer{})
 			if err != nil {
@@ -117,8 +128,36 @@ func TestReplaceOutput(t *testing.T) {
 					t.Errorf("left %s behind", e.Name())
 				}
 			}
+			if names := dirNames(mustReadDir(t, tmpdir)); len(names) != 0 {
+				t.Errorf("left %v behind in the temporary folder", names)
+			}
 		})
 	}
+}
+
+// longName makes a file whose name leaves no room for the ".NAME.NUMBER.tmp" beside it (a
+// folder entry's name has at most 255 bytes): it is written in place, as in a folder this
+// process may not write.
+func longName(t *testing.T, dir string) string {
+	return write(t, filepath.Join(dir, strings.Repeat("s", 250)+".json"), "old", 0o640)
+}
+
+// readOnlyFolder makes a file this process may write in a folder it may not write (a shared
+// results folder), which takes no new name.
+func readOnlyFolder(t *testing.T, dir string) string {
+	if os.Geteuid() == 0 {
+		t.Skip("root writes any folder")
+	}
+	sub := filepath.Join(dir, "ro")
+	if err := os.Mkdir(sub, 0o755); err != nil {
+		t.Fatal(err)
+	}
+	path := write(t, filepath.Join(sub, "s.json"), "old", 0o640)
+	if err := os.Chmod(sub, 0o555); err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() { os.Chmod(sub, 0o755) })
+	return path
 }
 
 // TestReplaceOutputStdout: the file stdout writes to, named (/dev/stdout or by its name), is
