@@ -36,16 +36,29 @@ func StartReaderGoneOn(t *testing.T, test string, args []string, stdin string, s
 	return startReaderGone(t, test, args, stdin, stderr, env...)
 }
 
+// StartStdoutOn is StartReaderGone with the command's stdout the file given (/dev/full, whose
+// every write fails with ENOSPC, as on a full disk) in place of a pipe without a reader.
+func StartStdoutOn(t *testing.T, test string, args []string, stdin string, stdout *os.File, env ...string) *ReaderGone {
+	t.Helper()
+	return startOn(t, test, args, stdin, stdout, nil, env...)
+}
+
 func startReaderGone(t *testing.T, test string, args []string, stdin string, stderr *os.File, env ...string) *ReaderGone {
 	t.Helper()
-	p := &ReaderGone{cmd: MainCommand(test, args), Stderr: make(chan string, 64)}
-	p.cmd.Env = append(p.cmd.Env, env...)
-	p.cmd.Stdin = strings.NewReader(stdin)
 	r, w, err := os.Pipe()
 	if err != nil {
 		t.Fatal(err)
 	}
 	r.Close() // the reader is gone before the first write
+	return startOn(t, test, args, stdin, w, stderr, env...)
+}
+
+// startOn starts the command with stdout w, which it closes once the command has it.
+func startOn(t *testing.T, test string, args []string, stdin string, w, stderr *os.File, env ...string) *ReaderGone {
+	t.Helper()
+	p := &ReaderGone{cmd: MainCommand(test, args), Stderr: make(chan string, 64)}
+	p.cmd.Env = append(p.cmd.Env, env...)
+	p.cmd.Stdin = strings.NewReader(stdin)
 	if stderr != nil {
 		p.cmd.Stdout, p.cmd.Stderr = w, stderr
 		if err := p.cmd.Start(); err != nil {
@@ -81,6 +94,21 @@ func startReaderGone(t *testing.T, test string, args []string, stdin string, std
 		p.cmd.Wait()
 	})
 	return p
+}
+
+// Wait waits for the command to end, and returns its exit code and the lines it wrote to stderr
+// that Stderr had not yet given.
+func (p *ReaderGone) Wait(t *testing.T) (code int, stderr []string) {
+	t.Helper()
+	for l := range p.Stderr {
+		stderr = append(stderr, l)
+	}
+	err := p.cmd.Wait()
+	var ee *exec.ExitError
+	if err != nil && !errors.As(err, &ee) {
+		t.Fatalf("exit %v; stderr %q", err, stderr)
+	}
+	return p.cmd.ProcessState.ExitCode(), stderr
 }
 
 // WaitSIGPIPE waits for the command to end, checks that it ended by SIGPIPE, as cat does when

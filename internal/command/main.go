@@ -229,6 +229,9 @@ func MainCalls(prog string, run RunFunc) {
 	stderr := Stderr()
 	warnClosedStdout(stderr, prog)
 	stdout, broken := watchStdout()
+	if p, ok := stdout.(*stdoutPipe); ok {
+		p.failed = func(err error) { storeInFlight(ctx, prog, stderr, err, finish) }
+	}
 	done := make(chan struct{})
 	go escalate(ctx, prog, stderr, sigs, done, broken, finish, abandon)
 	err := run(ctx, os.Args, os.Stdin, stdout, stderr)

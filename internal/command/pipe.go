@@ -52,6 +52,11 @@ type stdoutPipe struct {
 	f      *os.File
 	once   sync.Once
 	broken chan struct{}
+	// failed, when set, is called at the first write that fails for another reason (a full
+	// disk), before that write returns its error: MainCalls lets the calls in flight store
+	// their replies (storeInFlight).
+	failed     func(error)
+	failedOnce sync.Once
 }
 
 func (w *stdoutPipe) Write(p []byte) (int, error) {
@@ -60,7 +65,38 @@ func (w *stdoutPipe) Write(p []byte) (int, error) {
 		w.once.Do(func() { close(w.broken) })
 		select {} // until the process ends
 	}
+	if err != nil && w.failed != nil {
+		w.failedOnce.Do(func() { w.failed(err) })
+	}
 	return n, err
+}
+
+// storeInFlight is what a run under MainCalls does at a write to stdout that fails for another
+// reason than a reader gone (a full disk), before the write returns its error, which fails the run
+// (exit 1): the run is asked to finish, so that it makes no new call, and the replies of the calls
+// in flight that a --cache stores are waited for, for at most finishGrace, saying so in one line,
+// as when stdout's reader goes away. A second signal abandons them (the first is taken to
+// finish, as always). Without a cache there is nothing to wait for.
+//
+// Note: the failed write cut the calls in flight, as at any error of the run, and lost their
+// replies, paid for, without a word; and a write flushed when the run was idle failed only at
+// the next record's write, the run making new calls until then.
+func storeInFlight(ctx context.Context, prog string, stderr io.Writer, err error, finish func() int) {
+	n := finish()
+	stored := interrupt.Stored(ctx)
+	select {
+	case <-stored:
+		return
+	default:
+	}
+	fmt.Fprintf(stderr, "%s: %v: storing the replies of %s in flight (--cache) before stopping, for at most %v; interrupt twice to abandon %s\n",
+		prog, err, english.Count(n, "call", "calls"), finishGrace, english.Form(n, "it", "them"))
+	select {
+	case <-stored:
+	case <-ctx.Done():
+	case <-time.After(finishGrace):
+		fmt.Fprintf(stderr, "%s: calls still in flight after %v: abandoning them\n", prog, finishGrace)
+	}
 }
 
 // watchStdout returns the stdout a run under MainCalls writes to, and the channel closed when its

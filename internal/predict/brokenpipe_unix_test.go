@@ -4,7 +4,9 @@ package predict
 
 import (
 	"context"
+	"os"
 	"path/filepath"
+	"strings"
 	"sync"
 	"testing"
 
@@ -97,6 +99,96 @@ func TestClosedStdoutStoresReplies(t *testing.T) {
 			}
 			if got := len(srv.Prompts()); got != 4 || len(recs) != 4 {
 				t.Errorf("rerun: %d records, and the server asked %d times in all; want 4 and 4 (every reply cached)", len(recs), got)
+			}
+		})
+	}
+}
+
+// TestFullStdoutStoresReplies: qa-predict --cache whose stdout cannot be written (a full disk,
+// /dev/full) while three calls are in flight makes no new call, stores the three replies once
+// they come, saying so in one line while it waits, and then fails with the write's error (exit
+// 1), the cache holding the four replies. The calls in flight had been cut, their replies, paid
+// for, lost without a word. Without --cache it says nothing of them, and fails once they end.
+func TestFullStdoutStoresReplies(t *testing.T) {
+	if testing.Short() {
+		t.Skip("spawns a process")
+	}
+	full, err := os.OpenFile("/dev/full", os.O_WRONLY, 0)
+	if err != nil {
+		t.Skip(err)
+	}
+	full.Close()
+	const n = 4
+	in := input(n, map[int]string{1: "HOLD", 2: "HOLD", 3: "HOLD"})
+	for _, cached := range []bool{true, false} {
+		name := map[bool]string{true: "cache", false: "no cache"}[cached]
+		t.Run(name, func(t *testing.T) {
+			asked0, answer0 := make(chan struct{}), make(chan struct{})
+			var first sync.Once
+			srv := clitest.NewHoldServer(t, "HOLD", func(prompt string) string {
+				id := idRe.FindStringSubmatch(prompt)[1]
+				if id == "0" {
+					first.Do(func() {
+						close(asked0)
+						<-answer0
+					})
+				}
+				return "A" + id
+			})
+			var answered sync.Once
+			answer := func() { answered.Do(func() { close(answer0) }) }
+			t.Cleanup(answer)
+			db := filepath.Join(t.TempDir(), "cache.db")
+			args := []string{"--provider", "openai", "--model", "m", "--base-url", srv.URL, "--api-key-file", keyFile(t),
+				"--concurrency", "4", "--timeout", "1h", "--max-retries", "0"}
+			if cached {
+				args = append(args, "--cache", db)
+			}
+			full, err := os.OpenFile("/dev/full", os.O_WRONLY, 0)
+			if err != nil {
+				t.Fatal(err)
+			}
+			p := clitest.StartStdoutOn(t, "TestMainChild", args, in, full)
+			clitest.Receive(t, asked0, "record 0's call")
+			for range 3 {
+				clitest.Receive(t, srv.Held, "a held call")
+			}
+			answer() // its record is written, to a full disk
+			const failed = "qa-predict: write /dev/stdout: no space left on device"
+			if cached {
+				want := failed + ": storing the replies of 3 calls in flight (--cache) before stopping, for at most 2m0s; interrupt twice to abandon them"
+				for {
+					got := clitest.Receive(t, p.Stderr, "the line saying what is waited for")
+					if strings.HasPrefix(got, "qa-predict: warning: ") {
+						continue
+					}
+					if got != want {
+						t.Fatalf("stderr %q, want %q", got, want)
+					}
+					break
+				}
+				srv.Release()
+			} else {
+				srv.Release()
+			}
+			code, stderr := p.Wait(t)
+			if code != 1 || len(stderr) == 0 || stderr[len(stderr)-1] != failed {
+				t.Errorf("exit %d, stderr ending %q; want 1 and %q", code, stderr, failed)
+			}
+			if got := len(srv.Prompts()); got != 4 {
+				t.Errorf("the server was asked %d times, want 4 (no call after stdout failed)", got)
+			}
+			if !cached {
+				return
+			}
+			cc, err := cache.Open(db)
+			if err != nil {
+				t.Fatal(err)
+			}
+			got, err := cc.Len(context.Background())
+			cc.Close()
+			if err != nil || got != 4 {
+				t.Errorf("cache holds %d replies (%v), want 4", got, err)
 			}
 		})
 	}
