@@ -2,6 +2,7 @@ package command
 
 import (
 	"context"
+	"errors"
 	"fmt"
 	"io"
 	"maps"
@@ -9,6 +10,7 @@ import (
 	"os/signal"
 	"slices"
 	"sync"
+	"sync/atomic"
 	"syscall"
 	"time"
 
@@ -229,13 +231,23 @@ func MainCalls(prog string, run RunFunc) {
 	stderr := Stderr()
 	warnClosedStdout(stderr, prog)
 	stdout, broken := watchStdout()
+	var failedWrite atomic.Pointer[error] // the first write to stdout that failed, but for a reader gone
 	if p, ok := stdout.(*stdoutPipe); ok {
-		p.failed = func(err error) { storeInFlight(ctx, prog, stderr, err, finish) }
+		p.failed = func(err error) {
+			storeInFlight(ctx, prog, stderr, err, finish)
+			failedWrite.Store(&err)
+			abandon() // what is still in flight could be written nowhere
+		}
 	}
 	done := make(chan struct{})
 	go escalate(ctx, prog, stderr, sigs, done, broken, finish, abandon)
 	err := run(ctx, os.Args, os.Stdin, stdout, stderr)
 	close(done)
+	if werr := failedWrite.Load(); werr != nil && (err == nil || errors.Is(err, context.Canceled) || errors.Is(err, interrupt.ErrInterrupted)) {
+		// The run was stopped for the failed write (a flush found it while the run waited for
+		// a call), not by a signal: the write's error is the run's.
+		err = *werr
+	}
 	select {
 	case <-broken: // a run that returned has no call in flight
 		dieOfSIGPIPE(prog, stderr)

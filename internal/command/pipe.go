@@ -76,11 +76,14 @@ func (w *stdoutPipe) Write(p []byte) (int, error) {
 // (exit 1): the run is asked to finish, so that it makes no new call, and the replies of the calls
 // in flight that a --cache stores are waited for, for at most finishGrace, saying so in one line,
 // as when stdout's reader goes away. A second signal abandons them (the first is taken to
-// finish, as always). Without a cache there is nothing to wait for.
+// finish, as always). Without a cache there is nothing to wait for. MainCalls then abandons the
+// calls still in flight, whose records could be written nowhere, and fails the run with the
+// write's error.
 //
 // Note: the failed write cut the calls in flight, as at any error of the run, and lost their
 // replies, paid for, without a word; and a write flushed when the run was idle failed only at
-// the next record's write, the run making new calls until then.
+// the next record's write, the run making new calls until then (and, once it made none, waiting
+// for the calls in flight however long they took, a cache or not).
 func storeInFlight(ctx context.Context, prog string, stderr io.Writer, err error, finish func() int) {
 	n := finish()
 	stored := interrupt.Stored(ctx)
