@@ -5,6 +5,8 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
+	"maps"
+	"slices"
 	"strconv"
 	"strings"
 
@@ -216,13 +218,19 @@ func parseLabelMap(arg string) (labelMap, error) {
 	if err := json.Unmarshal(data, &raw); err != nil {
 		return nil, fmt.Errorf("%s: want a JSON object of answer to label: %w", arg, err)
 	}
-	m := labelMap{}
-	for k, v := range raw {
-		l, ok := rawLabel(v)
+	// The keys in sorted order: Go's map order differs from run to run, and two keys that match
+	// one label ("Yes" and "yes") would otherwise map it to either, a run's figures left to chance.
+	m, from := labelMap{}, map[string]string{}
+	for _, k := range slices.Sorted(maps.Keys(raw)) {
+		l, ok := rawLabel(raw[k])
 		if !ok {
 			return nil, fmt.Errorf("%s: label of %q is not a string or number", arg, k)
 		}
-		m[strings.ToLower(strings.TrimSpace(k))] = strings.TrimSpace(l)
+		key, l := strings.ToLower(strings.TrimSpace(k)), strings.TrimSpace(l)
+		if prev, dup := m[key]; dup && prev != l {
+			return nil, fmt.Errorf("%s: keys %q and %q both match the label %q but map it to %q and %q (keys match trimmed, lower-cased labels)", arg, from[key], k, key, prev, l)
+		}
+		m[key], from[key] = l, k
 	}
 	return m, nil
 }

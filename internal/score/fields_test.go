@@ -4,6 +4,8 @@ import (
 	"bytes"
 	"encoding/json"
 	"maps"
+	"os"
+	"path/filepath"
 	"strings"
 	"testing"
 	"unicode/utf8"
@@ -89,6 +91,43 @@ func TestLabelMap(t *testing.T) {
 		if _, err := parseLabelMap(bad); err == nil {
 			t.Errorf("parseLabelMap(%q) succeeded, want an error", bad)
 		}
+	}
+}
+
+// A --label-map file is a JSON object, whose keys Go reads in no fixed order: two keys that match
+// the same label (one trimmed and lower-cased answer) but give it different labels would map it
+// to either, run by run, so the file is refused, as the inline pairs are; keys that agree are kept.
+func TestLabelMapFileKeysThatMatchOneLabel(t *testing.T) {
+	tests := []struct {
+		name, json string
+		want       labelMap // nil: an error
+		wantErr    string
+	}{
+		{"case twins agreeing", `{"Yes": "1", "yes": 1, "no": "0"}`, labelMap{"yes": "1", "no": "0"}, ""},
+		{"case twins differing", `{"YES": "1", "yes": "yes", "no": "0"}`, nil, `keys "YES" and "yes" both match the label "yes" but map it to "1" and "yes"`},
+		{"white space twins differing", `{" no": "0", "no ": "1"}`, nil, `keys " no" and "no " both match the label "no" but map it to "0" and "1"`},
+		{"bad labels name the first key", `{"b": [], "a": {}}`, nil, `label of "a" is not a string or number`},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			path := filepath.Join(t.TempDir(), "labels.json")
+			if err := os.WriteFile(path, []byte(tt.json), 0o644); err != nil {
+				t.Fatal(err)
+			}
+			// Map order differs from run to run: ask often enough to meet both orders.
+			for range 50 {
+				m, err := parseLabelMap(path)
+				if tt.want == nil {
+					if err == nil || !strings.Contains(err.Error(), tt.wantErr) {
+						t.Fatalf("parseLabelMap = %v, %v; want an error with %q", m, err, tt.wantErr)
+					}
+					continue
+				}
+				if err != nil || !cmp.Equal(m, tt.want) {
+					t.Fatalf("parseLabelMap = %v, %v; want %v", m, err, tt.want)
+				}
+			}
+		})
 	}
 }
 
