@@ -170,12 +170,23 @@ func setResultReplies(rec *record.Record, m map[string]jsonRaw) {
 	rec.Judgments = map[string]*record.Judgment{"evalearn": judge}
 }
 
+// resultMetaSource is the member whose value setResultMeta keeps under each of its own meta names.
+var resultMetaSource = map[string]string{"problem_id": "id", "evalearn_sequence_id": "sequence_id"}
+
 // setResultMeta keeps in rec's meta the object's members that are no field of it: the problem
-// id, sequence id and position under names of their own, the others under theirs.
+// id, sequence id and position under names of their own, the others under theirs. A member named
+// as one of those own names yields to the value qa-load gives it, as in the benchmark's files:
+// read in Go's map order, which differs from run to run, either would be kept. evalearn_position
+// and evalearn_type (setResultType's) are never taken from the object: qa-learncurve reads them in
+// place of the position and type, where evaluate_metric.py reads position_in_sequence and type.
 func setResultMeta(rec *record.Record, m map[string]jsonRaw) {
 	for k, v := range m {
 		switch k {
-		case "type", "prompt", "rubric", "gpt4res", "gpt4judge":
+		case "type", "prompt", "rubric", "gpt4res", "gpt4judge", "evalearn_position", "evalearn_type":
+		case "problem_id", "evalearn_sequence_id":
+			if _, given := m[resultMetaSource[k]]; !given {
+				setMeta(rec, k, v)
+			}
 		case "id":
 			setMeta(rec, "problem_id", v)
 		case "sequence_id":
