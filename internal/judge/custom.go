@@ -2,6 +2,7 @@ package judge
 
 import (
 	"fmt"
+	"regexp"
 	"slices"
 	"strings"
 
@@ -30,8 +31,9 @@ type Custom struct {
 	Text   string
 	Format string
 	SHA256 string
-	// Unknown lists the `{name}` tokens of the prompt that are no placeholder: they are sent as
-	// written, which is seldom what was meant ({gold} for {answer}).
+	// Unknown lists the `{name}` tokens of the prompt that are no placeholder, then the fields
+	// str.format would fill that no placeholder is ({meta.category}, {answers[0]}): they are sent
+	// as written, which is seldom what was meant ({gold} for {answer}).
 	Unknown []string
 	parse   func(string) (Verdict, error)
 	// gold and rubric say the prompt holds {answer} or {answers}, and {rubric}: what it grades by.
@@ -71,8 +73,30 @@ func LoadCustom(path, format string) (*Custom, error) {
 			c.Unknown = append(c.Unknown, "{"+name+"}")
 		}
 	}
+	for _, ref := range fieldRefs(c.Text) {
+		if !slices.Contains(c.Unknown, ref) {
+			c.Unknown = append(c.Unknown, ref)
+		}
+	}
 	c.SHA256 = shaHex(c.Text)
 	return c, nil
+}
+
+// fieldRef matches what Python's str.format reads as a replacement field that reaches into a
+// value or converts it: a name followed by attributes or indexes, a conversion or a format spec,
+// with no white space ({meta.category}, {answers[0]}, {prediction!r}, {answer:>10}).
+var fieldRef = regexp.MustCompile(`\{[A-Za-z_][A-Za-z0-9_]*(?:\.[A-Za-z_][A-Za-z0-9_]*|\[[^\[\]{}\s]*\])*(?:![rsa])?(?::[^{}\s]*)?\}`)
+
+// fieldRefs returns the fields of text, in order of first appearance, that a prompt written for
+// str.format would have filled and Render sends as written (a plain {name} is a token, Tokens').
+func fieldRefs(text string) []string {
+	var refs []string
+	for _, m := range fieldRef.FindAllString(text, -1) {
+		if len(prompt.Tokens(m)) == 0 && !slices.Contains(refs, m) {
+			refs = append(refs, m)
+		}
+	}
+	return refs
 }
 
 // Plan renders the custom prompt for rec. A prompt that grades by the gold answers ({answer},

@@ -21,7 +21,7 @@ import (
 func FuzzLoadCustom(f *testing.F) {
 	for _, s := range []string{
 		"Question: {question}\nGold: {answer}\nAnswer: {prediction}\nReply yes or no.",
-		"{prediction} {gold} {Prediction} {prediction} {x_1} {1x} {}", "{{prediction}}", "no placeholder",
+		"{prediction} {gold} {Prediction} {prediction} {x_1} {1x} {}", "{{prediction}}", "{prediction} {meta.x} {answers[0]} {gold!r}", "no placeholder",
 		"\xef\xbb\xbf{prediction}", "\xff\xfe{\x00p\x00}\x00", "{predic\xfftion}", "{prediction", "\x1f\x8b\x08",
 		"Rubric: {rubric}\nAll: {answers}\nId {id}, type {type}\n{prediction}",
 	} {
@@ -54,6 +54,14 @@ func FuzzLoadCustom(f *testing.F) {
 		for _, name := range prompt.Tokens(c.Text) {
 			if !slices.Contains(customPlaceholders, name) {
 				unknown = append(unknown, "{"+name+"}")
+			}
+		}
+		for _, ref := range fieldRefs(c.Text) {
+			if !strings.Contains(c.Text, ref) || len(prompt.Tokens(ref)) != 0 {
+				t.Fatalf("fieldRefs(%q) holds %q, no field of the text or a plain token", c.Text, ref)
+			}
+			if !slices.Contains(unknown, ref) {
+				unknown = append(unknown, ref)
 			}
 		}
 		if !slices.Equal(c.Unknown, unknown) {

@@ -220,6 +220,32 @@ func TestCustomPrompt(t *testing.T) {
 	}
 }
 
+// TestLoadCustomFieldRefs: a prompt written for Python's str.format reaches into a field
+// ({meta.category}, {answers[0]}) or converts one ({prediction!r}, {answer:>10}); Render replaces
+// none of them, so each is sent as written and named among the unknown placeholders, as {gold} is.
+// JSON and prose in braces are no such field.
+func TestLoadCustomFieldRefs(t *testing.T) {
+	path := filepath.Join(t.TempDir(), "p.txt")
+	for _, tt := range []struct {
+		text string
+		want []string
+	}{
+		{"{prediction} {meta.category} {answers[0]} {prediction!r} {answer:>10} {meta.category}",
+			[]string{"{meta.category}", "{answers[0]}", "{prediction!r}", "{answer:>10}"}},
+		{"{gold} {prediction} {meta[\"lang\"]}", []string{"{gold}", "{meta[\"lang\"]}"}},
+		{`{prediction} say {"score": 1} or {score: 0.5}, {a b}, {}, {1x.y}`, nil},
+	} {
+		os.WriteFile(path, []byte(tt.text), 0o644)
+		c, err := LoadCustom(path, FormatJSONScore)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if !slices.Equal(c.Unknown, tt.want) {
+			t.Errorf("LoadCustom(%q).Unknown = %q, want %q", tt.text, c.Unknown, tt.want)
+		}
+	}
+}
+
 func TestLoadRoutes(t *testing.T) {
 	path := filepath.Join(t.TempDir(), "r.json")
 	os.WriteFile(path, []byte(`{"locomo": "mem0", "LongMemEval/temporal-reasoning": "rules"}`), 0o644)
