@@ -83,9 +83,10 @@ func LoadCustom(path, format string) (*Custom, error) {
 }
 
 // fieldRef matches what Python's str.format reads as a replacement field that reaches into a
-// value or converts it: a name followed by attributes or indexes, a conversion or a format spec,
-// with no white space ({meta.category}, {answers[0]}, {prediction!r}, {answer:>10}).
-var fieldRef = regexp.MustCompile(`\{[A-Za-z_][A-Za-z0-9_]*(?:\.[A-Za-z_][A-Za-z0-9_]*|\[[^\[\]{}\s]*\])*(?:![rsa])?(?::[^{}\s]*)?\}`)
+// value or converts it, or names it in letters beyond ASCII's, which no placeholder is: a name
+// followed by attributes or indexes, a conversion or a format spec, with no white space
+// ({meta.category}, {answers[0]}, {prediction!r}, {answer:>10}, {réponse}).
+var fieldRef = regexp.MustCompile(`\{[\p{L}_][\p{L}\p{N}_]*(?:\.[\p{L}_][\p{L}\p{N}_]*|\[[^\[\]{}\s]*\])*(?:![rsa])?(?::[^{}\s]*)?\}`)
 
 // fieldRefs returns the fields of text, in order of first appearance, that a prompt written for
 // str.format would have filled and Render sends as written (a plain {name} is a token, Tokens').

@@ -233,6 +233,7 @@ func TestLoadCustomFieldRefs(t *testing.T) {
 		{"{prediction} {meta.category} {answers[0]} {prediction!r} {answer:>10} {meta.category}",
 			[]string{"{meta.category}", "{answers[0]}", "{prediction!r}", "{answer:>10}"}},
 		{"{gold} {prediction} {meta[\"lang\"]}", []string{"{gold}", "{meta[\"lang\"]}"}},
+		{"{prediction} {réponse} {答案}", []string{"{réponse}", "{答案}"}},
 		{`{prediction} say {"score": 1} or {score: 0.5}, {a b}, {}, {1x.y}`, nil},
 	} {
 		os.WriteFile(path, []byte(tt.text), 0o644)
