@@ -31,27 +31,7 @@ func TestClosedStdoutStoresReplies(t *testing.T) {
 	for _, cached := range []bool{true, false} {
 		name := map[bool]string{true: "cache", false: "no cache"}[cached]
 		t.Run(name, func(t *testing.T) {
-			asked0, answer0 := make(chan struct{}), make(chan struct{})
-			var first sync.Once // the rerun's call, should it make one, is answered at once
-			srv := clitest.NewHoldServer(t, "HOLD", func(prompt string) string {
-				id := idRe.FindStringSubmatch(prompt)[1]
-				if id == "0" {
-					first.Do(func() {
-						close(asked0)
-						<-answer0
-					})
-				}
-				return "A" + id
-			})
-			var answered sync.Once // a failed test lets record 0's call end, and the server close
-			answer := func() { answered.Do(func() { close(answer0) }) }
-			t.Cleanup(answer)
-			db := filepath.Join(t.TempDir(), "cache.db")
-			args := []string{"--provider", "openai", "--model", "m", "--base-url", srv.URL, "--api-key-file", keyFile(t),
-				"--concurrency", "4", "--timeout", "1h", "--max-retries", "0"}
-			if cached {
-				args = append(args, "--cache", db)
-			}
+			srv, asked0, answer, args, db := holdingServer(t, cached)
 			p := clitest.StartReaderGone(t, "TestMainChild", args, in)
 			clitest.Receive(t, asked0, "record 0's call")
 			for range 3 {
@@ -79,14 +59,8 @@ func TestClosedStdoutStoresReplies(t *testing.T) {
 			if !cached {
 				return
 			}
-			cc, err := cache.Open(db)
-			if err != nil {
-				t.Fatal(err)
-			}
-			got, err := cc.Len(context.Background())
-			cc.Close()
-			if err != nil || got != 4 {
-				t.Errorf("cache holds %d replies (%v), want 4", got, err)
+			if got := cacheLen(t, db); got != 4 {
+				t.Errorf("cache holds %d replies, want 4", got)
 			}
 			recs, _, err := run(t, context.Background(), in, args...)
 			if err != nil {
@@ -123,27 +97,7 @@ func TestFullStdoutStoresReplies(t *testing.T) {
 	for _, cached := range []bool{true, false} {
 		name := map[bool]string{true: "cache", false: "no cache"}[cached]
 		t.Run(name, func(t *testing.T) {
-			asked0, answer0 := make(chan struct{}), make(chan struct{})
-			var first sync.Once
-			srv := clitest.NewHoldServer(t, "HOLD", func(prompt string) string {
-				id := idRe.FindStringSubmatch(prompt)[1]
-				if id == "0" {
-					first.Do(func() {
-						close(asked0)
-						<-answer0
-					})
-				}
-				return "A" + id
-			})
-			var answered sync.Once
-			answer := func() { answered.Do(func() { close(answer0) }) }
-			t.Cleanup(answer)
-			db := filepath.Join(t.TempDir(), "cache.db")
-			args := []string{"--provider", "openai", "--model", "m", "--base-url", srv.URL, "--api-key-file", keyFile(t),
-				"--concurrency", "4", "--timeout", "1h", "--max-retries", "0"}
-			if cached {
-				args = append(args, "--cache", db)
-			}
+			srv, asked0, answer, args, db := holdingServer(t, cached)
 			full, err := os.OpenFile("/dev/full", os.O_WRONLY, 0)
 			if err != nil {
 				t.Fatal(err)
@@ -185,15 +139,54 @@ func TestFullStdoutStoresReplies(t *testing.T) {
 			if !cached {
 				return
 			}
-			cc, err := cache.Open(db)
-			if err != nil {
-				t.Fatal(err)
-			}
-			got, err := cc.Len(context.Background())
-			cc.Close()
-			if err != nil || got != 4 {
-				t.Errorf("cache holds %d replies (%v), want 4", got, err)
+			if got := cacheLen(t, db); got != 4 {
+				t.Errorf("cache holds %d replies, want 4", got)
 			}
 		})
 	}
+}
+
+// holdingServer is the loopback server of the tests above: it holds the calls of questions that
+// say HOLD until released, and record 0's first call until answer is called (asked0 is closed
+// once it has come), answering each question i with "Ai". args ask it with four calls at once,
+// and with --cache db when cached; a failed test lets record 0's call end, and the server close.
+func holdingServer(t *testing.T, cached bool) (srv *clitest.HoldServer, asked0 chan struct{}, answer func(), args []string, db string) {
+	t.Helper()
+	asked0, answer0 := make(chan struct{}), make(chan struct{})
+	var first sync.Once // a rerun's call, should it make one, is answered at once
+	srv = clitest.NewHoldServer(t, "HOLD", func(prompt string) string {
+		id := idRe.FindStringSubmatch(prompt)[1]
+		if id == "0" {
+			first.Do(func() {
+				close(asked0)
+				<-answer0
+			})
+		}
+		return "A" + id
+	})
+	var answered sync.Once
+	answer = func() { answered.Do(func() { close(answer0) }) }
+	t.Cleanup(answer)
+	db = filepath.Join(t.TempDir(), "cache.db")
+	args = []string{"--provider", "openai", "--model", "m", "--base-url", srv.URL, "--api-key-file", keyFile(t),
+		"--concurrency", "4", "--timeout", "1h", "--max-retries", "0"}
+	if cached {
+		args = append(args, "--cache", db)
+	}
+	return srv, asked0, answer, args, db
+}
+
+// cacheLen returns how many replies the cache file db holds.
+func cacheLen(t *testing.T, db string) int {
+	t.Helper()
+	cc, err := cache.Open(db)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer cc.Close()
+	n, err := cc.Len(context.Background())
+	if err != nil {
+		t.Fatal(err)
+	}
+	return n
 }
