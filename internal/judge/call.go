@@ -4,7 +4,6 @@ import (
 	"cmp"
 	"context"
 	"errors"
-	"fmt"
 	"strings"
 
 	"github.com/qapipe/qapipe/internal/interrupt"
@@ -127,23 +126,10 @@ func (j *Judge) ask(ctx context.Context, client model.Client, p Plan, jg *record
 		// Text, cut short before the verdict could be read: the same budget cuts it again, so
 		// it is not asked again, and the error says where it stopped, which the parser's words
 		// ("unterminated string") do not.
-		jg.Error += " (" + cutShort(j.request(p, sample), resp.Window) + ")"
+		jg.Error += resp.CutNote(j.request(p, sample))
 		return true, nil
 	}
 	return done, nil
-}
-
-// cutShort says where a reply to req with text, that stopped before its end, was cut: at the
-// model's context window (window), at req's max_tokens as its call carries it, or, when it
-// carries none, at the server's own limit.
-func cutShort(req model.Request, window bool) string {
-	switch n := req.SentMaxTokens(); {
-	case window:
-		return "the reply stopped at the model's context window, cut short: a shorter prompt lets it finish"
-	case n > 0:
-		return fmt.Sprintf("the reply stopped at max_tokens %d, cut short: a larger --max-tokens lets it finish", n)
-	}
-	return "the reply stopped at the server's token limit, no max_tokens being sent, cut short: --max-tokens lets it finish"
 }
 
 // failedCall fills jg with the error of a call that failed (err), counting resp as paid for when

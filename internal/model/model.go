@@ -10,6 +10,7 @@ package model
 
 import (
 	"context"
+	"fmt"
 	"math"
 
 	"github.com/qapipe/qapipe/pkg/record"
@@ -113,6 +114,23 @@ func (r Response) CutAt() string {
 		return record.CutMaxTokens
 	}
 	return ""
+}
+
+// CutNote is what follows the error of a reply to req that its reader could not read: where it
+// stopped, when it was cut short before its end (at the model's context window, at req's
+// max_tokens as its call carries it, or, when it carries none, at the server's own limit), with
+// what lets it finish; "" when it came whole. The same budget would cut it again, so such a
+// reply is not asked again.
+func (r Response) CutNote(req Request) string {
+	switch n := req.SentMaxTokens(); {
+	case !r.Cut:
+		return ""
+	case r.Window:
+		return " (the reply stopped at the model's context window, cut short: a shorter prompt lets it finish)"
+	case n > 0:
+		return fmt.Sprintf(" (the reply stopped at max_tokens %d, cut short: a larger --max-tokens lets it finish)", n)
+	}
+	return " (the reply stopped at the server's token limit, no max_tokens being sent, cut short: --max-tokens lets it finish)"
 }
 
 // AsCame is the reply's text as the model sent it, before any thinking was taken out of it.

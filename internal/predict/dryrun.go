@@ -53,7 +53,7 @@ type dryCall struct {
 	// reply is the text of the reply the run is served from --cache, where it gives no Error: a
 	// LoCoMo batch's answers, or a LongMemEval note, which the reading call's prompt holds.
 	reply string
-	// cut is cutNote's on that reply: where it stopped, when it was cut short.
+	// cut is model.Response.CutNote's on that reply: where it stopped, when it was cut short.
 	cut string
 }
 
@@ -194,7 +194,7 @@ func (a *app) dryRequest(stage string, req model.Request) dryCall {
 		if err != nil {
 			c.Error = err.Error()
 		} else {
-			c.reply, c.cut = resp.Text, cutNote(req, resp)
+			c.reply, c.cut = resp.Text, resp.CutNote(req)
 		}
 	}
 	return c

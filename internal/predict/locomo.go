@@ -151,14 +151,14 @@ func (a *app) solveLoCoMo(ctx context.Context, b *batch) error {
 	var answers []prompt.LoCoMoAnswer
 	if answered {
 		if answers, err = prompt.LoCoMoBatchAnswers(resp.Text, asks); err != nil {
-			answered, first.Error = false, replyError(err, resp.Text, cutNote(req, resp))
+			answered, first.Error = false, replyError(err, resp.Text, resp.CutNote(req))
 		}
 	}
 	kept := ""
 	if replied {
 		kept = a.forgetUnanswered(ctx, req, answers)
 	}
-	a.giveLoCoMoAnswers(asked, first, answered, answers, resp.Text, cutNote(req, resp), kept)
+	a.giveLoCoMoAnswers(asked, first, answered, answers, resp.Text, resp.CutNote(req), kept)
 	return nil
 }
 
@@ -189,7 +189,7 @@ func (a *app) forgetUnanswered(ctx context.Context, req model.Request, answers [
 // and to the others one that shares its model, attempts, error and cut (each was read from the
 // reply, and one cut short may have cut any answer in it, or left it out); when the call was
 // answered and its reply (reply) read, each with its answer in answers or its question's error
-// (and cut, cutNote's, after it); and kept after the error.
+// (and cut, model.Response.CutNote's, after it); and kept after the error.
 func (a *app) giveLoCoMoAnswers(asked []*record.Record, first *record.Prediction, answered bool, answers []prompt.LoCoMoAnswer, reply, cut, kept string) {
 	callErr := first.Error // the call's failure, every record's; a question's own goes on its record alone
 	for k, rec := range asked {
@@ -212,26 +212,10 @@ func (a *app) giveLoCoMoAnswers(asked []*record.Record, first *record.Prediction
 }
 
 // replyError is the error a LoCoMo batch's question gets from reply, which LoCoMo's script could
-// not read for it (err), as the run gives it and a dry run over --cache shows it; cut, cutNote's,
-// follows it.
+// not read for it (err), as the run gives it and a dry run over --cache shows it; cut,
+// model.Response.CutNote's, follows it.
 func replyError(err error, reply, cut string) string {
 	return fmt.Sprintf("reply: %v; the reply: %s%s", err, excerpt(reply), cut)
-}
-
-// cutNote is what follows the error of a reply to req, resp, that its reader could not read: where
-// it stopped when it was cut short (a batch's JSON cut before its end, or before a question's
-// answer), "" when it came whole. The warning of cut replies counts it, and prediction.cut marks
-// every record of the call.
-func cutNote(req model.Request, resp model.Response) string {
-	switch n := req.SentMaxTokens(); {
-	case !resp.Cut:
-		return ""
-	case resp.Window:
-		return " (the reply stopped at the model's context window, cut short: a shorter prompt lets it finish)"
-	case n > 0:
-		return fmt.Sprintf(" (the reply stopped at max_tokens %d, cut short: a larger --max-tokens lets it finish)", n)
-	}
-	return " (the reply stopped at the server's token limit, cut short: --max-tokens lets it finish)"
 }
 
 // excerpt is the start of a reply for an error message: at most 200 bytes, cut at a character.
