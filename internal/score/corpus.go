@@ -194,7 +194,9 @@ func (c *corpusConfig) extract(data []byte, rec *record.Record) (corpusFacts, er
 	pred, hasText := rec.Prediction.Text, rec.Prediction.HasText()
 	if c.labelled() && hasGold {
 		l := &labelled{gold: c.labels.normalize(gold), pred: c.labels.normalize(pred), hasText: hasText, score: math.NaN()}
-		if raw, ok := c.scorePath.lookup(top); ok {
+		// The score is read only for the metrics that take it: one that is no number is no error
+		// of the classification metrics, which never read it.
+		if raw, ok := c.scorePath.lookup(top); ok && c.wants("auc", "pn", "pairwise_acc", "mrr", "map") {
 			if v, ok := rawNumber(raw); ok {
 				l.score = v
 			} else {

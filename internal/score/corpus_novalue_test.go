@@ -1,6 +1,9 @@
 package score
 
 import (
+	"bytes"
+	"context"
+	"encoding/json"
 	"strings"
 	"testing"
 )
@@ -52,6 +55,38 @@ func TestCorpusWithoutValue(t *testing.T) {
 		}
 		if !found {
 			t.Errorf("no warning begins %q; warnings: %q", want, s.Warnings)
+		}
+	}
+}
+
+// TestCorpusScoreUnread: --score-field is read only for the metrics that take it (auc, pn,
+// pairwise_acc, mrr, map); a record whose score is no number is no error of the classification
+// metrics, which never read it, and the run exits 0. With auc selected it is one (exit 3).
+func TestCorpusScoreUnread(t *testing.T) {
+	in := `{"schema":1,"id":"a","question":"q","answers":["1"],"prediction":{"text":"1","score":"high"}}
+{"schema":1,"id":"b","question":"q","answers":["0"],"prediction":{"text":"1","score":0.2}}
+`
+	for _, tc := range []struct {
+		metrics string
+		errs    bool
+	}{
+		{"classification", false},
+		{"accuracy", false},
+		{"classification,auc", true},
+	} {
+		var stdout, stderr bytes.Buffer
+		err := Run(context.Background(), []string{"qa-score", "--summary", "-", "--bootstrap", "0", "--metrics", tc.metrics},
+			strings.NewReader(in), &stdout, &stderr)
+		gotErrs := strings.Contains(stderr.String(), "prediction.score is not a number")
+		if gotErrs != tc.errs || (err != nil) != tc.errs {
+			t.Errorf("--metrics %s: error %v, stderr %s; want a score error: %v", tc.metrics, err, stderr.String(), tc.errs)
+		}
+		var s Summary
+		if jerr := json.Unmarshal(stdout.Bytes(), &s); jerr != nil {
+			t.Fatalf("--metrics %s: %v", tc.metrics, jerr)
+		}
+		if st := s.Overall.Metrics["accuracy"]; st == nil || st.Count != 2 {
+			t.Errorf("--metrics %s: accuracy %+v, want both records", tc.metrics, st)
 		}
 	}
 }
