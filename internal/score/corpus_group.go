@@ -43,6 +43,11 @@ type corpusGroup struct {
 	aucOthers      int    // the records with such a label
 	aucWord        bool   // such a label that is no spelling of 1, 0 or -1 (binarySpelling)
 	aucZero, aucM1 bool   // a label 0, a label -1 seen
+	// Gold labels that differ from --pos-label only in case or surrounding white space ("Yes" for
+	// yes), which compare as another label: the records of auc and of the query groups' metrics
+	// that hold one, and the first.
+	posTwinAUC, posTwinRank int
+	posTwin                 string
 	// Each record's part for the intervals, with keep: its label pair (two ids of classes, gold
 	// first), loss and token count, chunk counts, and BLEU counts, bleuWidth ints of bleus in one
 	// slice for the resamples to read in order (bleuStat).
@@ -129,7 +134,14 @@ func (a *corpusGroup) addLabelled(l *labelled) {
 	default:
 		a.grouped++
 	}
+	twin := l.gold != a.cfg.posLabel && strings.EqualFold(strings.TrimSpace(l.gold), strings.TrimSpace(a.cfg.posLabel))
+	if twin && a.posTwin == "" {
+		a.posTwin = l.gold
+	}
 	if a.cfg.wants("auc") {
+		if twin {
+			a.posTwinAUC++
+		}
 		a.scored = append(a.scored, scoredRecord{l.score, l.gold == a.cfg.posLabel})
 		switch l.gold {
 		case "1":
@@ -146,7 +158,11 @@ func (a *corpusGroup) addLabelled(l *labelled) {
 		}
 	}
 	if l.grouped && a.cfg.wants("pn", "pairwise_acc", "mrr", "map") {
-		a.ranked = append(a.ranked, rankedRecord{l.group, relevance(l.gold, a.cfg.posLabel), l.score})
+		rel := relevance(l.gold, a.cfg.posLabel)
+		if twin && rel == 0 {
+			a.posTwinRank++
+		}
+		a.ranked = append(a.ranked, rankedRecord{l.group, rel, l.score})
 	}
 }
 
@@ -239,6 +255,9 @@ func (a *corpusGroup) summarize() (*Corpus, []value, []string) {
 			}
 		}
 	}
+	if w := a.posTwinWarning(); w != "" {
+		o.warn = append(o.warn, w)
+	}
 	o.warn = append(o.warn, a.leftOut()...)
 	if a.cfg.wants("chunk_p", "chunk_r", "chunk_f1") {
 		a.putChunk(c, o)
@@ -290,6 +309,27 @@ func (a *corpusGroup) aucLabels() string {
 	}
 	return fmt.Sprintf("auc: %s and --pos-label is not given: the records labelled %q are the positives and every other label a negative%s; give --pos-label to say which label is positive",
 		what, a.cfg.posLabel, why)
+}
+
+// posTwinWarning warns of gold labels that differ from --pos-label only in case or surrounding
+// white space: labels compare exactly, so auc counts such a record a negative, and the query
+// groups' metrics give it relevance 0, as the classification metrics' classes are kept apart
+// (caseTwins); "" when there is none.
+func (a *corpusGroup) posTwinWarning() string {
+	var names []string
+	n := 0
+	if a.posTwinAUC > 0 {
+		names, n = append(names, "auc"), a.posTwinAUC
+	}
+	if a.posTwinRank > 0 {
+		names, n = append(names, a.cfg.selected("pn", "pairwise_acc", "mrr", "map")...), max(n, a.posTwinRank)
+	}
+	if len(names) == 0 {
+		return ""
+	}
+	return fmt.Sprintf("%s: %s a gold label that differs from --pos-label %q only in case or surrounding white space (the first: %q): labels compare exactly, so %s negative (relevance 0); --label-map joins them (%s=%s)",
+		strings.Join(names, ", "), english.Count(n, "record has", "records have"), a.cfg.posLabel, a.posTwin,
+		english.Form(n, "it is", "they are"), strings.ToLower(strings.TrimSpace(a.cfg.posLabel)), strings.TrimSpace(a.cfg.posLabel))
 }
 
 // binarySpelling reports whether label, a gold label other than "1", "0" and "-1", is one of

@@ -4,6 +4,7 @@ import (
 	"bytes"
 	"context"
 	"encoding/json"
+	"slices"
 	"strings"
 	"testing"
 )
@@ -87,6 +88,31 @@ func TestCorpusScoreUnread(t *testing.T) {
 		}
 		if st := s.Overall.Metrics["accuracy"]; st == nil || st.Count != 2 {
 			t.Errorf("--metrics %s: accuracy %+v, want both records", tc.metrics, st)
+		}
+	}
+}
+
+// TestPosLabelTwins: a gold label that differs from --pos-label only in case or surrounding white
+// space ("Yes" for yes) compares as another label, a negative to auc and of relevance 0 to the
+// query groups' metrics, as scikit-learn has it; a warning says so, and none is given once
+// --label-map joins them.
+func TestPosLabelTwins(t *testing.T) {
+	in := `{"schema":1,"id":"a","question":"q","answers":["yes"],"prediction":{"text":"","score":0.9},"meta":{"group":"g"}}
+{"schema":1,"id":"b","question":"q","answers":["Yes"],"prediction":{"text":"","score":0.8},"meta":{"group":"g"}}
+{"schema":1,"id":"c","question":"q","answers":["no"],"prediction":{"text":"","score":0.1},"meta":{"group":"g"}}
+`
+	const want = `auc, mrr, map: 1 record has a gold label that differs from --pos-label "yes" only in case or surrounding white space (the first: "Yes"): labels compare exactly, so it is negative (relevance 0); --label-map joins them (yes=yes)`
+	for _, tc := range []struct {
+		args []string
+		warn bool
+	}{
+		{[]string{"--pos-label", "yes"}, true},
+		{[]string{"--pos-label", "yes", "--label-map", "yes=yes"}, false},
+		{[]string{"--pos-label", "no"}, false},
+	} {
+		s, _ := summaryOf(t, in, append([]string{"--bootstrap", "0", "--metrics", "auc,mrr,map"}, tc.args...))
+		if got := slices.Contains(s.Warnings, want); got != tc.warn {
+			t.Errorf("%q: warned %v, want %v; warnings %q", tc.args, got, tc.warn, s.Warnings)
 		}
 	}
 }
