@@ -190,7 +190,11 @@ func (c *corpusConfig) extract(data []byte, rec *record.Record) (corpusFacts, er
 			return f, err
 		}
 	}
-	gold, hasGold := c.gold(rec, top)
+	gold, hasGold, badGold := c.gold(rec, top)
+	if badGold {
+		c.problem(&f, fmt.Sprintf("%s is no string, number or boolean", c.labelPath),
+			"accuracy", "precision", "recall", "f1_score", "auc", "pn", "pairwise_acc", "mrr", "map", "chunk_p", "chunk_r", "chunk_f1")
+	}
 	pred, hasText := rec.Prediction.Text, rec.Prediction.HasText()
 	if c.labelled() && hasGold {
 		l := &labelled{gold: c.labels.normalize(gold), pred: c.labels.normalize(pred), hasText: hasText, score: math.NaN()}
@@ -231,19 +235,21 @@ func (c *corpusConfig) extract(data []byte, rec *record.Record) (corpusFacts, er
 	return f, nil
 }
 
-// gold returns the gold label: answers[0], or the value at --label-field.
-func (c *corpusConfig) gold(rec *record.Record, top map[string]json.RawMessage) (string, bool) {
+// gold returns the gold label: answers[0], or the value at --label-field. bad: the field holds a
+// value that is no label (an array, an object), which cannot be read, not one missing or null.
+func (c *corpusConfig) gold(rec *record.Record, top map[string]json.RawMessage) (label string, ok, bad bool) {
 	if c.labelPath == nil {
 		if len(rec.Answers) == 0 {
-			return "", false
+			return "", false, false
 		}
-		return rec.Answers[0], true
+		return rec.Answers[0], true, false
 	}
 	raw, ok := c.labelPath.lookup(top)
 	if !ok {
-		return "", false
+		return "", false, false
 	}
-	return rawLabel(raw)
+	label, ok = rawLabel(raw)
+	return label, ok, !ok
 }
 
 // maxTokens is the largest token count of one record that perplexity takes: far more than any

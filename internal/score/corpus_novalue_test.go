@@ -116,3 +116,31 @@ func TestPosLabelTwins(t *testing.T) {
 		}
 	}
 }
+
+// TestLabelFieldUnreadable: a --label-field value that is no string, number or boolean (an
+// array, an object) is a field that cannot be read: reported with the record, named in its
+// score_errors, and the run exits 3, where it was taken for a record without a gold label, with
+// no word but the count of unscored records. A missing or null one is no label, as before.
+func TestLabelFieldUnreadable(t *testing.T) {
+	in := `{"schema":1,"id":"a","question":"q","answers":["x"],"prediction":{"text":"1"},"meta":{"label":1}}
+{"schema":1,"id":"b","question":"q","answers":["x"],"prediction":{"text":"0"},"meta":{"label":["0"]}}
+{"schema":1,"id":"c","question":"q","answers":["x"],"prediction":{"text":"0"},"meta":{"label":null}}
+{"schema":1,"id":"d","question":"q","answers":["x"],"prediction":{"text":"0"},"meta":{}}
+`
+	var stdout, stderr bytes.Buffer
+	err := Run(context.Background(), []string{"qa-score", "--summary", t.TempDir() + "/s.json", "--bootstrap", "0",
+		"--metrics", "accuracy,chunk_f1", "--label-field", "meta.label"}, strings.NewReader(in), &stdout, &stderr)
+	if err == nil {
+		t.Errorf("exit 0, want an error; stderr %s", stderr.String())
+	}
+	const msg = `stdin:2 (id "b"): meta.label is no string, number or boolean`
+	if !strings.Contains(stderr.String(), msg) || strings.Count(stderr.String(), "is no string, number or boolean") != 1 {
+		t.Errorf("stderr %s: want %q once", stderr.String(), msg)
+	}
+	lines := strings.Split(stdout.String(), "\n")
+	for _, m := range []string{`"accuracy"`, `"chunk_f1"`} {
+		if !strings.Contains(lines[1], `"score_errors"`) || !strings.Contains(lines[1], m) {
+			t.Errorf("record b %s: want %s in its score_errors", lines[1], m)
+		}
+	}
+}

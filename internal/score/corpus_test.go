@@ -72,7 +72,7 @@ func TestGoldLabel(t *testing.T) {
 		want    string
 		ok      bool
 	}{{[]string{"pos", "neg"}, "pos", true}, {[]string{"neg"}, "neg", true}, {nil, "", false}} {
-		if got, ok := cfg.gold(&record.Record{ID: "q", Answers: c.answers}, nil); got != c.want || ok != c.ok {
+		if got, ok, bad := cfg.gold(&record.Record{ID: "q", Answers: c.answers}, nil); got != c.want || ok != c.ok || bad {
 			t.Errorf("gold(answers %q) = %q, %v, want %q, %v", c.answers, got, ok, c.want, c.ok)
 		}
 	}
