@@ -3,10 +3,12 @@ package judge
 import (
 	"errors"
 	"fmt"
+	"strings"
 
 	"github.com/qapipe/qapipe/internal/evalearn"
 	"github.com/qapipe/qapipe/internal/model"
 	"github.com/qapipe/qapipe/internal/prompt"
+	"github.com/qapipe/qapipe/internal/python"
 	"github.com/qapipe/qapipe/pkg/record"
 	"github.com/qapipe/qapipe/pkg/textnorm"
 )
@@ -135,14 +137,19 @@ func longMemEvalPlan(rec *record.Record, gold, pred, judgeModel string) (Plan, e
 // magmaPlan is the plan of MAGMA's LoCoMo judge for rec: an empty gold answer scored 0 without
 // a call, category 5 by the adversarial rule, else the model's continuous score. MAGMA's
 // evaluator tests the gold first, in every category (a category-5 question's gold is its
-// adversarial answer, which qa-load gives as the record's), and grades only with one.
+// adversarial answer, which qa-load gives as the record's), and grades only with one: one that
+// is true to Python, as the dataset gives it (test_harness.py's `if qa.final_answer`), so an
+// answer of 0, 0.0 or false is no gold either, though its text ("0") is not empty.
 func magmaPlan(rec *record.Record, gold, pred string) (Plan, error) {
 	cat, _, err := rec.LoCoMoCategory()
 	if err != nil {
 		return Plan{}, err
 	}
-	if gold == "" {
+	if gold == "" || falseGold(rec, cat) {
 		v := Verdict{Score: 0, Label: "0", Reasoning: "empty gold answer: MAGMA scores 0 without a call"}
+		if gold != "" {
+			v.Reasoning = fmt.Sprintf("gold answer %s is false to Python: MAGMA scores 0 without a call", gold)
+		}
 		return Plan{Mode: ModeLoCoMo, Rule: &v}, nil
 	}
 	if cat == 5 {
@@ -152,6 +159,21 @@ func magmaPlan(rec *record.Record, gold, pred string) (Plan, error) {
 	t := prompt.Must(prompt.MAGMAUser)
 	return Plan{Mode: ModeLoCoMo, Template: t.Name, PromptSHA256: t.SHA256, Temperature: temp(0), ResponseFormat: model.ResponseJSON,
 		Messages: []model.Message{{Role: "system", Content: sys}, {Role: "user", Content: user}}, Parse: ParseMAGMA}, nil
+}
+
+// falseGold reports whether rec's gold answer, as the dataset gives it, is false to Python (0,
+// 0.0, false): qa-load keeps a LoCoMo answer that is no string as meta.answer, and a category-5
+// question's gold is meta.adversarial_answer where there is one. A string gold is its text.
+func falseGold(rec *record.Record, cat int) bool {
+	raw, ok := rec.Meta["answer"]
+	if adv, has := rec.Meta["adversarial_answer"]; cat == 5 && has && strings.TrimSpace(string(adv)) != "null" {
+		raw, ok = adv, true
+	}
+	if !ok {
+		return false
+	}
+	v, err := python.Loads(string(raw))
+	return err == nil && !v.Truth()
 }
 
 // mem0Plan is the plan of mem0's judge for rec, which skips LoCoMo category 5.

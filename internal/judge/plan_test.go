@@ -405,3 +405,48 @@ func TestCustomEveryPlaceholderAndFormat(t *testing.T) {
 		}
 	}
 }
+
+// TestPlanMAGMAFalsyGold: MAGMA's callers grade only when the gold answer, as the dataset gives it,
+// is true to Python (test_harness.py: `if self.evaluator and qa.final_answer`), and score 0
+// without a call otherwise. A LoCoMo answer of 0, 0.0 or false is such a gold although its text
+// ("0", "0.0", "False") is not empty; the string "0" is true to Python and is graded.
+func TestPlanMAGMAFalsyGold(t *testing.T) {
+	tests := []struct {
+		name     string
+		cat      int
+		gold     string
+		meta     string // the record's meta besides its category
+		pred     string
+		wantRule bool
+		score    float64
+	}{
+		{"int 0", 1, "0", `{"answer":0}`, "zero", true, 0},
+		{"float 0.0", 2, "0.0", `{"answer":0.0}`, "zero", true, 0},
+		{"float -0.0", 3, "-0.0", `{"answer":-0.0}`, "zero", true, 0},
+		{"exponent zero", 4, "0.0", `{"answer":0e5}`, "zero", true, 0},
+		{"false", 1, "False", `{"answer":false}`, "no", true, 0},
+		{"string 0", 1, "0", `{}`, "zero", false, 0},
+		{"int 2022", 2, "2022", `{"answer":2022}`, "2022", false, 0},
+		{"true", 1, "True", `{"answer":true}`, "yes", false, 0},
+		{"category 5 adversarial false", 5, "False", `{"adversarial_answer":false}`, "Not mentioned", true, 0},
+		{"category 5 adversarial 0", 5, "0", `{"adversarial_answer":0,"answer":"x"}`, "unknown", true, 0},
+		{"category 5 adversarial 1", 5, "1", `{"adversarial_answer":1}`, "unknown", true, 1},
+		{"category 5 string 0", 5, "0", `{"adversarial_answer":"0"}`, "unknown", true, 1},
+	}
+	for _, tt := range tests {
+		meta := map[string]json.RawMessage{}
+		if err := json.Unmarshal([]byte(tt.meta), &meta); err != nil {
+			t.Fatal(err)
+		}
+		meta["category"] = json.RawMessage(fmt.Sprint(tt.cat))
+		r := &record.Record{ID: "locomo:c:1", Dataset: "locomo", Question: "How many?", Answers: []string{tt.gold}, Meta: meta,
+			Prediction: &record.Prediction{Text: tt.pred}}
+		p, err := (&Judge{Mode: ModeLoCoMo}).Plan(r)
+		if err != nil {
+			t.Fatalf("%s: %v", tt.name, err)
+		}
+		if (p.Rule != nil) != tt.wantRule || p.Rule != nil && p.Rule.Score != tt.score {
+			t.Errorf("%s: Plan = rule %+v messages %d, want rule %v score %v", tt.name, p.Rule, len(p.Messages), tt.wantRule, tt.score)
+		}
+	}
+}

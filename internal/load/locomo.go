@@ -44,7 +44,7 @@ var sessionKey = regexp.MustCompile(`^session_(\d+)$`)
 // a string holding one (record.ParseLoCoMoCategory). Category 5 (adversarial) gold is
 // adversarial_answer when present (see locomoGold); a non-string answer becomes str() of it, as
 // upstream inserts it (2022 → "2022"). meta keeps category, evidence, adversarial_answer, and the answer when
-// adversarial_answer took its place. A bad QA item is reported with its own line and skipped
+// adversarial_answer took its place or when the gold answer is no string (2022, kept as it is). A bad QA item is reported with its own line and skipped
 // alone (by its path, [0].qa[5], where its line does not find it); a conversation without a qa
 // list is a bad item, and one that is bad as a whole (a session that does not decode) says how
 // many QA items are skipped with it.
@@ -223,7 +223,9 @@ func locomoRecord(in Input, line int, sample string, i int, item jsonRaw, ctx []
 	setMeta(rec, "category", []byte(strconv.Itoa(category)))
 	setMeta(rec, "evidence", qa.Evidence)
 	setMeta(rec, "adversarial_answer", qa.AdversarialAnswer)
-	if adversarial {
+	if adversarial || trimSpace(gold)[0] != '"' {
+		// the answer adversarial_answer replaced, or a gold that is no string (2022, 0, false), as
+		// it is: MAGMA grades only a gold that is true to Python (0 is not, "0" is)
 		setMeta(rec, "answer", qa.Answer)
 	}
 	if err := keepUnknown(rec, item, locomoQAKeys); err != nil {

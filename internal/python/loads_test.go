@@ -96,3 +96,24 @@ func TestFloat(t *testing.T) {
 		t.Errorf("float([1]) error = %v, want Python's TypeError words", err)
 	}
 }
+
+// TestTruth holds Python's bool(json.loads(raw)).
+func TestTruth(t *testing.T) {
+	for _, tt := range []struct {
+		raw  string
+		want bool
+	}{
+		{"0", false}, {"-0", false}, {"0.0", false}, {"-0.0", false}, {"0e5", false}, {"1e-400", false},
+		{"false", false}, {"null", false}, {`""`, false}, {"[]", false}, {"{}", false},
+		{"1", true}, {"-1", true}, {"2022", true}, {"1e-300", true}, {"NaN", true}, {"-Infinity", true},
+		{"true", true}, {`"0"`, true}, {`" "`, true}, {`"False"`, true}, {"[0]", true}, {`{"a":0}`, true},
+	} {
+		v, err := Loads(tt.raw)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if got := v.Truth(); got != tt.want {
+			t.Errorf("Loads(%s).Truth() = %v, want %v", tt.raw, got, tt.want)
+		}
+	}
+}

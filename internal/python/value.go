@@ -143,6 +143,26 @@ func (v Value) Positive() (positive, ok bool) {
 	return false, false
 }
 
+// Truth is Python's bool(v): false for None, False, a zero int or float (-0.0 too), and an empty
+// str, list or dict; true otherwise (NaN too).
+func (v Value) Truth() bool {
+	switch v.Kind {
+	case None:
+		return false
+	case Bool:
+		return v.B
+	case Int:
+		return v.N != "0"
+	case Float:
+		return v.F != 0
+	case Str:
+		return v.S != ""
+	case List:
+		return len(v.Items) > 0
+	}
+	return len(v.Keys) > 0
+}
+
 // Float is Python's float(v): ints rounded to the nearest float (OverflowError beyond the float
 // range), True and False as 1.0 and 0.0, strings by ParseFloat; None, lists and dicts raise.
 func (v Value) Float() (float64, error) {
