@@ -32,11 +32,11 @@ import (
 	"github.com/qapipe/qapipe/pkg/record"
 )
 
-const description = `qa-score reads records with prediction.text and answers and writes them back
-with scores filled in, in input order. It can also summarise them: each metric's mean, count and a
-bootstrap confidence interval (95%, or --level), overall and by record type (and by the values of
-any --by field: meta.level, prediction.model, …), plus LoCoMo's per-category F1 and LongMemEval's
-judge accuracies. The interval is the percentile bootstrap's: the 2.5th and 97.5th percentiles (at
+const description = `qa-score reads records with prediction.text and answers and writes them back with scores filled in,
+in input order. It can also summarise them: each metric's mean, count and a bootstrap confidence
+interval (95%, or --level), overall and by record type (and by the values of any --by field:
+meta.level, prediction.model, …), plus LoCoMo's per-category F1 and LongMemEval's judge accuracies,
+with intervals too. The interval is the percentile bootstrap's: the 2.5th and 97.5th percentiles (at
 --level L, the 50(1-L)th and 50(1+L)th, taken in decimal: 0.025 and 0.975 exactly, not the
 0.025000000000000022 of (1-0.95)/2 in floating point) of the means of --bootstrap resamples of the
 records, interpolated linearly as numpy's default computes them, to the last bit; the same for one
@@ -91,6 +91,11 @@ judge_score on LoCoMo records gets a locomo_judge section, by category: pooled o
 locomo:<sample_id>:<index>): each conversation's mean, then their mean, each conversation weighing
 the same whatever its size, as MAGMA's test_fixed_memory.py prints over several samples; left out,
 with a warning, when a record's id is not of that form.
+The benchmark sections' intervals resample what each figure averages: a mean over records its
+records; LongMemEval's task-averaged accuracy and the conversation-averaged means are stratified
+bootstraps, each type's (each conversation's category's) records resampled among themselves and
+their means averaged as the figure does (the conversations being the benchmark's design, not a
+sample of them to draw).
 
 Corpus metrics need --summary and appear only there (overall.metrics, each type's and --by
 group's metrics, computed over its records alone, and a "corpus" section with the full reports

@@ -16,7 +16,7 @@ import (
 // evaluate_qa.py writes (task_eval/evaluation_stats.py's analyze_aggr_acc): each category's sum of
 // the stored scores (locomoStored) over its count, and overall the category sums added in the order
 // 4, 1, 2, 3, 5 over the count of all.
-func (a *aggregator) locomoSummary() *LoCoMo {
+func (a *aggregator) locomoSummary(s *Summary) *LoCoMo {
 	if len(a.locomo) == 0 {
 		return nil
 	}
@@ -35,6 +35,7 @@ func (a *aggregator) locomoSummary() *LoCoMo {
 		}
 	}
 	l.Overall = Stat{Mean: all.mean(), Count: all.n}
+	a.locomoIntervals(s, l)
 	return l
 }
 
@@ -56,10 +57,13 @@ func locomoStored(v float64, cat int) float64 {
 	return r
 }
 
-// convAcc is judge_score over one LoCoMo conversation: all its values, and by category.
+// convAcc is judge_score over one LoCoMo conversation: all its values, and by category; with
+// intervals, its values by category too, in input order.
 type convAcc struct {
+	name string
 	all  meanAcc
 	cats map[int]*meanAcc
+	vals map[int][]float64
 }
 
 // addLoCoMoJudge takes in the judge_score v of a LoCoMo record.
@@ -69,18 +73,25 @@ func (a *aggregator) addLoCoMoJudge(o outcome, v float64) {
 	if o.locomoCat != 5 {
 		a.locomoAll[1].add(v)
 	}
+	keep := a.keep == keepValues
 	if o.locomoConv == "" {
 		a.locomoNoConv++
+		if keep {
+			a.locomoNoConvVals[o.locomoCat] = append(a.locomoNoConvVals[o.locomoCat], v)
+		}
 		return
 	}
 	c := a.locomoConvAt[o.locomoConv]
 	if c == nil {
-		c = &convAcc{cats: map[int]*meanAcc{}}
+		c = &convAcc{name: o.locomoConv, cats: map[int]*meanAcc{}, vals: map[int][]float64{}}
 		a.locomoConvAt[o.locomoConv] = c
 		a.locomoConvs = append(a.locomoConvs, c)
 	}
 	c.all.add(v)
 	acc(c.cats, o.locomoCat).add(v)
+	if keep {
+		c.vals[o.locomoCat] = append(c.vals[o.locomoCat], v)
+	}
 }
 
 // locomoJudgeSummary is judge_score over LoCoMo records as the LoCoMo judges' own code reports it.
@@ -110,6 +121,7 @@ func (a *aggregator) locomoJudgeSummary(s *Summary) *LoCoMoJudge {
 	if a.locomoNoConv > 0 {
 		s.Warnings = append(s.Warnings, fmt.Sprintf("locomo_judge: %s no conversation (locomo:<sample_id>:<index>, as qa-load writes it): no conversation-averaged figures",
 			english.Count(a.locomoNoConv, "record's id names", "records' ids name")))
+		a.locomoJudgeIntervals(s, l)
 		return l
 	}
 	l.Conversations = ptrInt(len(a.locomoConvs))
@@ -132,6 +144,7 @@ func (a *aggregator) locomoJudgeSummary(s *Summary) *LoCoMoJudge {
 		}
 	}
 	l.ConversationAveraged = ca
+	a.locomoJudgeIntervals(s, l)
 	return l
 }
 
@@ -180,6 +193,7 @@ func (a *aggregator) lmeSummary(s *Summary) *LongMemEval {
 		s.Warnings = append(s.Warnings, fmt.Sprintf("longmemeval: %s %s %s none of LongMemEval's six question types: %s in by_type and overall but not in the task-averaged accuracy",
 			english.Form(len(others), "type", "types"), strings.Join(others, ", "), english.Form(len(others), "is", "are"), english.Form(len(others), "it is", "they are")))
 	}
+	a.lmeIntervals(s, l)
 	return l
 }
 

@@ -101,7 +101,7 @@ func sameButIntervals(t *testing.T, in string, flags []string) *Summary {
 	if noneErr != withErr {
 		t.Errorf("--bootstrap 0: error %q, want %q (--bootstrap 1000's)", noneErr, withErr)
 	}
-	opts := cmp.Options{cmpopts.IgnoreFields(Stat{}, "CI"), cmpopts.IgnoreFields(Summary{}, "Bootstrap", "Warnings"),
+	opts := cmp.Options{cmpopts.IgnoreFields(Stat{}, "CI"), cmpopts.IgnoreFields(Category{}, "CI"), cmpopts.IgnoreFields(LongMemEval{}, "TaskAveragedCI"), cmpopts.IgnoreFields(Summary{}, "Bootstrap", "Warnings"),
 		cmpopts.IgnoreUnexported(Summary{}, Stat{}), cmpopts.EquateNaNs()}
 	if diff := cmp.Diff(none, with, opts); diff != "" {
 		t.Errorf("--bootstrap 0 summary differs from --bootstrap 1000's but for the intervals (-0 +1000):\n%s", diff)

@@ -236,7 +236,7 @@ func (r *summaryRows) addGroup(name string, g *Group) {
 // addLoCoMo adds the rows of LoCoMo's section: each category, then the micro average.
 func (r *summaryRows) addLoCoMo(l *LoCoMo) {
 	for _, c := range l.Categories {
-		r.add(fmt.Sprintf("locomo category %d (%s)", c.Category, c.Type), l.Metric, Stat{Mean: c.Mean, Count: c.Count})
+		r.add(fmt.Sprintf("locomo category %d (%s)", c.Category, c.Type), l.Metric, c.stat())
 	}
 	r.add("locomo overall (micro)", l.Metric, l.Overall)
 }
@@ -249,7 +249,7 @@ func (r *summaryRows) addLongMemEval(l *LongMemEval) {
 	for _, t := range slices.Sorted(maps.Keys(l.ByType)) {
 		r.add("longmemeval type "+cell.Value(t), l.Metric, l.ByType[t])
 	}
-	r.add("longmemeval task-averaged", l.Metric, Stat{Mean: l.TaskAveraged, Count: l.lmeTasks()})
+	r.add("longmemeval task-averaged", l.Metric, Stat{Mean: l.TaskAveraged, Count: l.lmeTasks(), CI: l.TaskAveragedCI})
 	r.add("longmemeval overall", l.Metric, l.Overall)
 	r.add("longmemeval abstention", l.Metric, l.Abstention)
 }
@@ -258,17 +258,20 @@ func (r *summaryRows) addLongMemEval(l *LongMemEval) {
 // with and without category 5, then the conversation averages when there are any.
 func (r *summaryRows) addLoCoMoJudge(l *LoCoMoJudge) {
 	for _, c := range l.Categories {
-		r.add(fmt.Sprintf("locomo_judge category %d (%s)", c.Category, c.Type), l.Metric, Stat{Mean: c.Mean, Count: c.Count})
+		r.add(fmt.Sprintf("locomo_judge category %d (%s)", c.Category, c.Type), l.Metric, c.stat())
 	}
 	r.add("locomo_judge overall (micro)", l.Metric, l.Overall)
 	r.add("locomo_judge without category 5 (micro)", l.Metric, l.WithoutCategory5)
 	if ca := l.ConversationAveraged; ca != nil {
 		for _, c := range ca.Categories {
-			r.add(fmt.Sprintf("locomo_judge conversation-averaged category %d (%s)", c.Category, c.Type), l.Metric, Stat{Mean: c.Mean, Count: c.Count})
+			r.add(fmt.Sprintf("locomo_judge conversation-averaged category %d (%s)", c.Category, c.Type), l.Metric, c.stat())
 		}
 		r.add("locomo_judge conversation-averaged overall", l.Metric, ca.Overall)
 	}
 }
+
+// stat is c's row figures: mean, count and interval.
+func (c Category) stat() Stat { return Stat{Mean: c.Mean, Count: c.Count, CI: c.CI} }
 
 // num prints a value with four decimals, or "-" for none; one of a billion or more (a perplexity
 // can reach 1e300) with four decimals of its exponent form (1.6604e+152), not in its hundreds of

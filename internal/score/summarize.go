@@ -108,12 +108,14 @@ type LoCoMo struct {
 	Overall    Stat       `json:"overall"`
 }
 
-// Category is one LoCoMo category's mean.
+// Category is one LoCoMo category's mean, with its bootstrap interval (left out when there is
+// none).
 type Category struct {
-	Category int      `json:"category"`
-	Type     string   `json:"type"`
-	Mean     *float64 `json:"mean"`
-	Count    int      `json:"count"`
+	Category int         `json:"category"`
+	Type     string      `json:"type"`
+	Mean     *float64    `json:"mean"`
+	Count    int         `json:"count"`
+	CI       *[2]float64 `json:"ci,omitempty"`
 }
 
 // LoCoMoJudge holds judge_score over LoCoMo records, by category (meta.category, else the type):
@@ -144,8 +146,11 @@ type LongMemEval struct {
 	Metric       string          `json:"metric"`
 	ByType       map[string]Stat `json:"by_type"`
 	TaskAveraged *float64        `json:"task_averaged"`
-	Overall      Stat            `json:"overall"`
-	Abstention   Stat            `json:"abstention"`
+	// TaskAveragedCI is the task-averaged accuracy's bootstrap interval, left out when there is
+	// none (see lmeSummary).
+	TaskAveragedCI *[2]float64 `json:"task_averaged_ci,omitempty"`
+	Overall        Stat        `json:"overall"`
+	Abstention     Stat        `json:"abstention"`
 }
 
 // summarize computes the summary, with bootstrap intervals at level from reps resamples seeded by
@@ -158,7 +163,7 @@ func (a *aggregator) summarize(reps int, seed uint64, level float64, badLines in
 	// figures to the last bit whatever the records' types.
 	s.Overall = a.group("overall", "overall", a.records, a.failed, overall, reps, seed, true, s)
 	a.breakdowns(reps, seed, s)
-	s.LoCoMo = a.locomoSummary()
+	s.LoCoMo = a.locomoSummary(s)
 	s.LongMemEval = a.lmeSummary(s)
 	s.LoCoMoJudge = a.locomoJudgeSummary(s)
 	s.degenerateWarnings()

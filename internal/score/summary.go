@@ -65,6 +65,15 @@ type aggregator struct {
 	by                []byAcc              // by[i]: the breakdown by byPaths[i]
 	byKnown           map[string]bool      // the paths with values in the first records (outcome.byKnown)
 	in                []*groupAcc          // add's scratch: the groups a record counts in
+
+	// The benchmark sections' values, kept with intervals (keepValues) for their bootstrap, in
+	// input order: locomo_f1's stored scores by category, LongMemEval's judge scores by type and
+	// those of its abstention questions, and the LoCoMo judge scores of records whose id names no
+	// conversation by category (the others' are in their conversation's convAcc).
+	locomoVals       map[int][]float64
+	lmeVals          map[string][]float64
+	lmeAbsVals       []float64
+	locomoNoConvVals map[int][]float64
 }
 
 // keeping is what an aggregator keeps beside the run's counts.
@@ -150,7 +159,8 @@ func (c *column) mean() float64 {
 // of the summary's further breakdowns (--by).
 func newAggregator(names []string, errorsAsZero bool, keep keeping, by byFields) *aggregator {
 	a := &aggregator{names: names, errorsAsZero: errorsAsZero, keep: keep, groups: map[string]*groupAcc{}, overall: make([]column, len(names)),
-		locomo: map[int]*meanAcc{}, lme: map[string]*meanAcc{}, locomoJudge: map[int]*meanAcc{}, locomoConvAt: map[string]*convAcc{}, byPaths: by, byKnown: map[string]bool{}}
+		locomo: map[int]*meanAcc{}, lme: map[string]*meanAcc{}, locomoJudge: map[int]*meanAcc{}, locomoConvAt: map[string]*convAcc{},
+		locomoVals: map[int][]float64{}, lmeVals: map[string][]float64{}, locomoNoConvVals: map[int][]float64{}, byPaths: by, byKnown: map[string]bool{}}
 	for range by {
 		a.by = append(a.by, byAcc{groups: map[string]*groupAcc{}})
 	}
@@ -290,14 +300,25 @@ func (a *aggregator) addValues(o *outcome, in []*groupAcc) bool {
 // addBenchmark adds v, o's value of the metric name, to the LoCoMo and LongMemEval
 // accumulators it belongs in.
 func (a *aggregator) addBenchmark(o *outcome, name string, v float64) {
+	keep := a.keep == keepValues
 	switch name {
 	case "locomo_f1":
-		acc(a.locomo, o.locomoCat).add(locomoStored(v, o.locomoCat))
+		stored := locomoStored(v, o.locomoCat)
+		acc(a.locomo, o.locomoCat).add(stored)
+		if keep {
+			a.locomoVals[o.locomoCat] = append(a.locomoVals[o.locomoCat], stored)
+		}
 	case "judge_score":
 		if o.dataset == "longmemeval" {
 			acc(a.lme, o.typ).add(v)
 			if o.abstention {
 				a.lmeAbs.add(v)
+			}
+			if keep {
+				a.lmeVals[o.typ] = append(a.lmeVals[o.typ], v)
+				if o.abstention {
+					a.lmeAbsVals = append(a.lmeAbsVals, v)
+				}
 			}
 		}
 		if o.dataset == "locomo" && o.locomoCat > 0 {

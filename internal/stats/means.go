@@ -34,7 +34,22 @@ const meanBlocks = 8
 // large n that is several times faster than Bootstrap with a summing closure, and gives the
 // same distribution.
 func BootstrapMeans(rng *rand.Rand, cols [][]float64, reps int, level float64) []Interval {
-	out := make([]Interval, len(cols))
+	return ResampleMeans(rng, cols, reps).Intervals(level)
+}
+
+// MeanResamples holds the means of each column over the resamples of ResampleMeans, resample by
+// resample, so that a caller can combine several columns' means within each resample (a stratified
+// bootstrap: the mean of strata means, each stratum resampled alone) before it takes percentiles.
+type MeanResamples struct {
+	means  [][]float64 // means[i][r]: column i's mean over resample r, divided by scale[i]
+	scale  []float64
+	lo, hi []float64 // column i's least and greatest value
+}
+
+// ResampleMeans draws reps resamples of n units with replacement, one for every column (all of
+// length n), and keeps each column's mean over each: BootstrapMeans's draws, the same for the
+// same rng. A column of a different length than the first panics.
+func ResampleMeans(rng *rand.Rand, cols [][]float64, reps int) *MeanResamples {
 	n := 0
 	if len(cols) > 0 {
 		n = len(cols[0])
@@ -44,11 +59,10 @@ func BootstrapMeans(rng *rand.Rand, cols [][]float64, reps int, level float64) [
 			panic("stats: BootstrapMeans columns differ in length")
 		}
 	}
+	m := &MeanResamples{}
 	if n == 0 || reps == 0 {
-		for i := range out {
-			out[i] = Interval{Lo: math.NaN(), Hi: math.NaN(), Level: level}
-		}
-		return out
+		m.means = make([][]float64, len(cols))
+		return m
 	}
 	lo, hi, scale := make([]float64, len(cols)), make([]float64, len(cols)), make([]float64, len(cols))
 	work := slices.Clone(cols)
@@ -85,10 +99,38 @@ func BootstrapMeans(rng *rand.Rand, cols [][]float64, reps int, level float64) [
 		})
 	}
 	wg.Wait()
+	m.means, m.scale, m.lo, m.hi = means, scale, lo, hi
+	return m
+}
+
+// Reps is how many resamples m holds: 0 with no units or no resamples.
+func (m *MeanResamples) Reps() int {
+	if len(m.means) == 0 {
+		return 0
+	}
+	return len(m.means[0])
+}
+
+// Mean is column i's mean over resample r, held to the column's least and greatest value.
+func (m *MeanResamples) Mean(i, r int) float64 {
+	return Clamp(m.means[i][r]*m.scale[i], m.lo[i], m.hi[i])
+}
+
+// Intervals returns the percentile bootstrap interval at level of each column's mean, as
+// BootstrapMeans does: bounds held to the column's least and greatest value, NaN with no units
+// or no resamples. It sorts the resampled means: Mean is to be read before.
+func (m *MeanResamples) Intervals(level float64) []Interval {
+	out := make([]Interval, len(m.means))
+	if m.Reps() == 0 {
+		for i := range out {
+			out[i] = Interval{Lo: math.NaN(), Hi: math.NaN(), Level: level}
+		}
+		return out
+	}
 	tlo, thi := Tails(level)
-	for i, m := range means {
-		slices.Sort(m)
-		bound := func(q float64) float64 { return Clamp(Quantile(m, q)*scale[i], lo[i], hi[i]) }
+	for i, v := range m.means {
+		slices.Sort(v)
+		bound := func(q float64) float64 { return Clamp(Quantile(v, q)*m.scale[i], m.lo[i], m.hi[i]) }
 		out[i] = Interval{Lo: bound(tlo), Hi: bound(thi), Level: level}
 	}
 	return out
