@@ -161,8 +161,8 @@ func Execute(ctx context.Context, app *cli.App, args []string) error {
 		answerVersion(sub)
 	}
 	defer shadowEnv(app, args)()
-	err := app.RunContext(ctx, args)
-	err = infoDespiteEnv(ctx, app, args, err)
+	run := func() error { return runHelpDespiteFiles(ctx, app, args) }
+	err := infoDespiteEnv(app, args, run(), run)
 	if errors.Is(err, errVersionShown) {
 		return nil
 	}
@@ -172,9 +172,28 @@ func Execute(ctx context.Context, app *cli.App, args []string) error {
 	return err
 }
 
-// infoDespiteEnv returns err, the error of running app with args, or, when args ask for help or
-// the version and err is for a QA_* variable's value that does not parse ("QA_SEED=abc qa-score
-// --help"), the error of running app again without that variable, after a warning naming it:
+// runHelpDespiteFiles runs app with args and returns its error; when args ask for help and name
+// input files as well ("qa-score --metrics f1 --help in.jsonl", a command line recalled with
+// --help added), it shows the help all the same: urfave/cli takes the first argument after the
+// flags for a subcommand to show the help of, and failed with "No help topic for 'in.jsonl'".
+// The help is then that of the subcommand args run, if any, else the app's; the flags given are
+// not read again, and their variables are left out of it, as with --help alone.
+func runHelpDespiteFiles(ctx context.Context, app *cli.App, args []string) error {
+	err := app.RunContext(ctx, args)
+	var exit cli.ExitCoder
+	if !errors.As(err, &exit) || !strings.HasPrefix(err.Error(), "No help topic for ") || infoAsked(args) != "--help" {
+		return err
+	}
+	help := args[:min(1, len(args))]
+	if i := subcommandAt(app, args); i > 0 {
+		help = append(help, args[i])
+	}
+	return app.RunContext(ctx, append(slices.Clip(help), "--help"))
+}
+
+// infoDespiteEnv returns err, the error of run (running app with args), or, when args ask for
+// help or the version and err is for a QA_* variable's value that does not parse ("QA_SEED=abc
+// qa-score --help"), the error of running it again without that variable, after a warning naming it:
 // urfave/cli reads the variables before it looks for --help and --version, so a bad one hid the
 // help that would tell how to set it, and the version line, which reads no flag. The variable is
 // unset for that run only, and so the help still names it beside its flag. The warning begins
@@ -183,7 +202,7 @@ func Execute(ctx context.Context, app *cli.App, args []string) error {
 //
 // Note: --version failed (exit 2) where --help warned, so that a Makefile recording the version
 // of each stage stopped on a variable that only its run reads.
-func infoDespiteEnv(ctx context.Context, app *cli.App, args []string, err error) error {
+func infoDespiteEnv(app *cli.App, args []string, err error, run func() error) error {
 	asked := infoAsked(args)
 	if asked == "" {
 		return err
@@ -210,7 +229,7 @@ func infoDespiteEnv(ctx context.Context, app *cli.App, args []string, err error)
 		fmt.Fprintf(app.ErrWriter, "%s: warning: %s; %s is not read for %s\n", prog, bad.msg, bad.env, asked)
 		os.Unsetenv(bad.env)
 		restore = append(restore, func() { os.Setenv(bad.env, value) })
-		err = app.RunContext(ctx, args)
+		err = run()
 	}
 	return err
 }

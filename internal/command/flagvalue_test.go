@@ -534,3 +534,47 @@ func TestList(t *testing.T) {
 		})
 	}
 }
+
+// TestHelpWithFiles: --help (or -h) shows the help, and runs nothing, whatever input files the
+// command line also names, as cat --help does: a command line recalled with --help added to it
+// printed urfave/cli's "No help topic for 'in.jsonl'" and failed. The help is the subcommand's
+// when one is named, before --help or after it, the app's otherwise; a variable that does not
+// parse is warned of as with --help alone.
+func TestHelpWithFiles(t *testing.T) {
+	const appUsage = "qa-x [global options] command [command options] [FILE ...]"
+	for _, tc := range []struct {
+		args    []string
+		env     [2]string
+		usage   string // the help's USAGE line, trimmed
+		warning string
+	}{
+		{[]string{"--help", "in.jsonl"}, [2]string{}, appUsage, ""},
+		{[]string{"-h", "-"}, [2]string{}, appUsage, ""},
+		{[]string{"--count", "3", "--help", "a.jsonl", "b.jsonl"}, [2]string{}, appUsage, ""},
+		{[]string{"--help", "--", "-odd.jsonl"}, [2]string{}, appUsage, ""},
+		{[]string{"sub", "--help", "in.jsonl"}, [2]string{}, "qa-x sub [command options] [FILE ...]", ""},
+		{[]string{"--help", "sub"}, [2]string{}, "qa-x sub [command options] [FILE ...]", ""},
+		{[]string{"--help", "in.jsonl"}, [2]string{"QA_SEED", "abc"}, appUsage,
+			`qa-x: warning: --seed: want an integer, got "abc" from QA_SEED; QA_SEED is not read for --help` + "\n"},
+		{[]string{"sub", "-h", "in.jsonl"}, [2]string{"QA_DEPTH", "x"}, "qa-x sub [command options] [FILE ...]",
+			`qa-x sub: warning: --depth: want an integer, got "x" from QA_DEPTH; QA_DEPTH is not read for --help` + "\n"},
+	} {
+		runWithEnv(t, tc.args, tc.env, func(t *testing.T, name string) {
+			ran := false
+			var stdout, stderr bytes.Buffer
+			app := infoApp(&ran, &stdout, &stderr)
+			app.Commands[0].ArgsUsage = app.ArgsUsage
+			err := Execute(context.Background(), app, append([]string{"qa-x"}, tc.args...))
+			if err != nil || ran {
+				t.Fatalf("qa-x %s = %v (action ran: %v), want the help", name, err, ran)
+			}
+			_, after, _ := strings.Cut(stdout.String(), "USAGE:\n")
+			if usage, _, _ := strings.Cut(after, "\n"); strings.TrimSpace(usage) != tc.usage {
+				t.Errorf("qa-x %s printed the USAGE %q, want %q (stdout %q)", name, strings.TrimSpace(usage), tc.usage, stdout.String())
+			}
+			if got := stderr.String(); got != tc.warning {
+				t.Errorf("qa-x %s stderr = %q, want %q", name, got, tc.warning)
+			}
+		})
+	}
+}
