@@ -3,6 +3,7 @@ package load
 import (
 	"bytes"
 	"encoding/json"
+	"errors"
 	"fmt"
 	"io"
 	"maps"
@@ -104,8 +105,9 @@ func parsePredictions(name string, b []byte) (*Predictions, error) {
 	if err := dec.Decode(&first); err == io.EOF {
 		return nil, fmt.Errorf("%s: empty: no predictions (want a JSON object, or JSON Lines of objects with question_id and hypothesis)", name)
 	} else if err != nil {
-		return nil, fmt.Errorf("%s: not a prediction file: %v", name, err)
+		return nil, jsonFault(name, b)
 	}
+	end := dec.InputOffset()
 	_, err := dec.Token()
 	more := err != io.EOF // a second value, or text that is none
 	obj, _, isObj := members(first)
@@ -116,7 +118,9 @@ func parsePredictions(name string, b []byte) (*Predictions, error) {
 	case !isObj:
 		return nil, fmt.Errorf("%s: not a prediction file: want a JSON object, or JSON Lines of objects with question_id and hypothesis, got %s", name, record.Kind(first))
 	case more:
-		return nil, fmt.Errorf("%s: more after the JSON object: want one object of predictions, or JSON Lines of objects with question_id and hypothesis", name)
+		next := end + int64(len(b[end:])-len(bytes.TrimLeft(b[end:], " \t\r\n")))
+		line, col := lineColumn(b, next)
+		return nil, fmt.Errorf("%s:%d: more after the JSON object at column %d: want one object of predictions, or JSON Lines of objects with question_id and hypothesis", name, line, col)
 	}
 	if answers, ok := obj["answer"]; ok && trimSpace(answers)[0] == '{' {
 		p.Format = "hotpotqa"
@@ -124,6 +128,36 @@ func parsePredictions(name string, b []byte) (*Predictions, error) {
 	}
 	p.Format = "squad"
 	return p, p.readTexts(obj, "")
+}
+
+// jsonFault returns the error of b, the text of the prediction file name, which is no JSON: the
+// line and column of the byte at fault with the decoder's words, as syntaxAt names a streamed
+// file's (a file of thousands of answers is no help without them), and "not a prediction file"
+// when that byte is the first of the text; the end of the input is named at its last line.
+func jsonFault(name string, b []byte) error {
+	se, ok := errors.AsType[*json.SyntaxError](jsonUnmarshal(b, new(jsonRaw)))
+	if !ok { // not reached: b's first value failed to decode
+		return fmt.Errorf("%s: invalid JSON", name)
+	}
+	what := "invalid JSON"
+	if se.Offset >= int64(len(b)) && strings.HasPrefix(se.Error(), "unexpected end") {
+		line, _ := lineColumn(b, int64(len(bytes.TrimRight(b, " \t\r\n")))-1)
+		return fmt.Errorf("%s:%d: %s: %v", name, line, what, se)
+	}
+	bad := max(se.Offset-1, 0) // Offset counts the bytes read, the bad one included
+	if len(bytes.TrimLeft(b, " \t\r\n")) == len(b)-int(bad) {
+		what = "not a prediction file"
+	}
+	line, col := lineColumn(b, bad)
+	return fmt.Errorf("%s:%d: %s: %s at column %d%s", name, line, what, record.WholeCharacter(se.Error(), b, bad), col,
+		record.PythonConstant(b, bad))
+}
+
+// lineColumn returns the line and the column (in bytes, from 1) of the byte at off in b.
+func lineColumn(b []byte, off int64) (line, col int) {
+	off = min(max(off, 0), int64(len(b)))
+	start := bytes.LastIndexByte(b[:off], '\n') + 1
+	return bytes.Count(b[:off], []byte("\n")) + 1, int(off) - start + 1
 }
 
 // readTexts takes the answers of obj, {id: text}; in names the member holding obj ("" for the
@@ -200,7 +234,7 @@ func (p *Predictions) readHypotheses(b []byte) error {
 	var lines []int
 	if t := trimSpace(b); len(t) > 0 && t[0] == '[' {
 		if err := jsonUnmarshal(b, &items); err != nil {
-			return fmt.Errorf("%s: %v", p.Name, err)
+			return jsonFault(p.Name, b)
 		}
 	} else {
 		for i, line := range bytes.Split(b, []byte("\n")) {
