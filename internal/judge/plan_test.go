@@ -450,3 +450,29 @@ func TestPlanMAGMAFalsyGold(t *testing.T) {
 		}
 	}
 }
+
+// TestLoadRoutesErrors: a route file that does not read names the line and column of a syntax
+// error, and the key whose mode is no string; of several faulty keys, the first in sorted order,
+// the same every run.
+func TestLoadRoutesErrors(t *testing.T) {
+	for _, tt := range []struct{ name, body, want string }{
+		{"trailing comma", "{\n \"squad\": \"rules\",\n}\n", `:3: invalid character '}' looking for beginning of object key string at column 1`},
+		{"mode a number", "{\n \"squad\": \"rules\",\n \"locomo\": 1\n}\n", `: key "locomo": want a mode name, got a number`},
+		{"mode null", `{"locomo": null}`, `: key "locomo": want a mode name, got null`},
+		{"not an object", `["locomo"]`, `: want an object of "dataset/type", "dataset" or "*" to a mode, got a list`},
+		{"cut", "{\n \"squad\": \"rules\"\n\n", `:2: unexpected end of JSON input`},
+		{"first bad key", `{"x": "nope", "b": 3, "a": "rule"}`, `: key "a": unknown mode "rule"`},
+	} {
+		t.Run(tt.name, func(t *testing.T) {
+			path := filepath.Join(t.TempDir(), "r.json")
+			if err := os.WriteFile(path, []byte(tt.body), 0o644); err != nil {
+				t.Fatal(err)
+			}
+			for range 20 {
+				if _, _, err := LoadRoutes(path); err == nil || !strings.HasPrefix(err.Error(), path+tt.want) {
+					t.Fatalf("LoadRoutes(%q) error = %v, want %q", tt.body, err, path+tt.want)
+				}
+			}
+		})
+	}
+}

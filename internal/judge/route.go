@@ -2,6 +2,7 @@ package judge
 
 import (
 	"encoding/json"
+	"errors"
 	"fmt"
 	"maps"
 	"slices"
@@ -78,13 +79,20 @@ func LoadRoutes(path string) (Routes, map[string]string, error) {
 	if err != nil {
 		return nil, nil, err
 	}
-	var over map[string]string
+	var over map[string]json.RawMessage
 	if err := json.Unmarshal(b, &over); err != nil {
-		return nil, nil, fmt.Errorf("%s: %w", path, err)
+		if _, ok := errors.AsType[*json.UnmarshalTypeError](err); ok {
+			return nil, nil, fmt.Errorf(`%s: want an object of "dataset/type", "dataset" or "*" to a mode, got %s`, path, record.Kind(b))
+		}
+		return nil, nil, textfile.JSONError(path, b, err)
 	}
 	r := DefaultRoutes()
 	written := map[string]string{}
-	for k, m := range over {
+	for _, k := range slices.Sorted(maps.Keys(over)) { // the first fault named is the same every run
+		var m string
+		if v := over[k]; len(v) == 0 || v[0] != '"' || json.Unmarshal(v, &m) != nil {
+			return nil, nil, fmt.Errorf("%s: key %q: want a mode name, got %s", path, k, record.Kind(v))
+		}
 		w := k
 		if ds, typ, ok := strings.Cut(k, "/"); ok {
 			k = strings.ToLower(ds) + "/" + typ

@@ -216,7 +216,10 @@ func parseLabelMap(arg string) (labelMap, error) {
 	}
 	var raw map[string]json.RawMessage
 	if err := json.Unmarshal(data, &raw); err != nil {
-		return nil, fmt.Errorf("%s: want a JSON object of answer to label: %w", arg, err)
+		if _, ok := errors.AsType[*json.UnmarshalTypeError](err); ok {
+			return nil, fmt.Errorf("%s: want a JSON object of answer to label, got %s", arg, record.Kind(data))
+		}
+		return nil, textfile.JSONError(arg, data, err)
 	}
 	// The keys in sorted order: Go's map order differs from run to run, and two keys that match
 	// one label ("Yes" and "yes") would otherwise map it to either, a run's figures left to chance.

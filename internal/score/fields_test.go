@@ -131,6 +131,26 @@ func TestLabelMapFileKeysThatMatchOneLabel(t *testing.T) {
 	}
 }
 
+// TestLabelMapFileSyntax: a --label-map file that is no JSON object names the line and column of
+// the byte at fault, as the other files the commands read do.
+func TestLabelMapFileSyntax(t *testing.T) {
+	for _, tt := range []struct{ name, json, want string }{
+		{"trailing comma", "{\n \"yes\": 1,\n \"no\": 0,\n}\n", `:4: invalid character '}' looking for beginning of object key string at column 1`},
+		{"cut", "{\n \"yes\": 1,\n \"no\": 0\n", `:3: unexpected end of JSON input`},
+		{"a list", `["yes", "no"]`, `: want a JSON object of answer to label, got a list`},
+	} {
+		t.Run(tt.name, func(t *testing.T) {
+			path := filepath.Join(t.TempDir(), "labels.json")
+			if err := os.WriteFile(path, []byte(tt.json), 0o644); err != nil {
+				t.Fatal(err)
+			}
+			if m, err := parseLabelMap(path); err == nil || !strings.HasPrefix(err.Error(), path+tt.want) {
+				t.Errorf("parseLabelMap(%q) = %v, %v; want error %q", tt.json, m, err, path+tt.want)
+			}
+		})
+	}
+}
+
 func FuzzLabelMap(f *testing.F) {
 	for _, s := range []string{"yes=1,no=0", " Yes = 1 ", "=x", "a=b=c", "İ=1", "entailment=0,neutral=1,contradiction=2"} {
 		f.Add(s, "Yes")

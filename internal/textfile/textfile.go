@@ -8,6 +8,7 @@ import (
 	"bufio"
 	"bytes"
 	"compress/gzip"
+	"encoding/json"
 	"errors"
 	"fmt"
 	"io"
@@ -438,4 +439,24 @@ func ReadFile(name string) ([]byte, error) {
 		return nil, fmt.Errorf("%s:%d: %w", name, bytes.Count(b[:off], []byte("\n"))+1, e)
 	}
 	return b, nil
+}
+
+// JSONError returns err, the error of decoding b, the JSON text of the file name (as ReadFile
+// gave it), naming the file and, for a syntax error, the line and the column (in bytes) of the
+// byte at fault, as ReadFile names a byte that is not UTF-8: "r.json:3: invalid character '}'
+// looking for beginning of object key string at column 1"; an end cut short is named at its last
+// line with text. Other errors are the file's name and DescribeDecodeError's words.
+func JSONError(name string, b []byte, err error) error {
+	se, ok := errors.AsType[*json.SyntaxError](err)
+	if !ok {
+		return fmt.Errorf("%s: %s", name, record.DescribeDecodeError(err))
+	}
+	if se.Offset >= int64(len(b)) && strings.HasPrefix(se.Error(), "unexpected end") {
+		end := len(bytes.TrimRight(b, " \t\r\n"))
+		return fmt.Errorf("%s:%d: %v", name, bytes.Count(b[:end], []byte("\n"))+1, se)
+	}
+	bad := max(se.Offset-1, 0) // Offset counts the bytes read, the bad one included
+	start := bytes.LastIndexByte(b[:bad], '\n') + 1
+	return fmt.Errorf("%s:%d: %s at column %d%s", name, bytes.Count(b[:bad], []byte("\n"))+1,
+		record.WholeCharacter(se.Error(), b, bad), int(bad)-start+1, record.PythonConstant(b, bad))
 }

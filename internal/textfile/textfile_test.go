@@ -3,6 +3,7 @@ package textfile
 import (
 	"archive/tar"
 	"compress/gzip"
+	"encoding/json"
 	"errors"
 	"fmt"
 	"io"
@@ -538,6 +539,28 @@ func TestNewReaderGzipMemberEnd(t *testing.T) {
 		src.released = true
 		if rest, err := io.ReadAll(r); err != nil || string(rest) != tc.want {
 			t.Errorf("%s: after the first member: %q, %v; want %q, nil", tc.name, rest, err, tc.want)
+		}
+	}
+}
+
+func TestJSONError(t *testing.T) {
+	for _, tt := range []struct{ in, want string }{
+		{"{\n \"a\": 1,\n}\n", `f.json:3: invalid character '}' looking for beginning of object key string at column 1`},
+		{"{\"a\": 1} x", `f.json:1: invalid character 'x' after top-level value at column 10`},
+		{"{\n \"a\": \"é\n\"}", `f.json:2: invalid character '\n' in string literal at column 10`},
+		{"{\"a\": é}", `f.json:1: invalid character 'é' looking for beginning of value at column 7`},
+		{"[1,\n NaN]", `f.json:2: invalid character 'N' looking for beginning of value at column 2`},
+		{"{\n \"a\": [1,\n\n\n", `f.json:2: unexpected end of JSON input`},
+		{"", `f.json:1: unexpected end of JSON input`},
+		{`[1]`, `f.json: want an object, got a list`},
+	} {
+		var v map[string]json.RawMessage
+		err := json.Unmarshal([]byte(tt.in), &v)
+		if err == nil {
+			t.Fatalf("json.Unmarshal(%q) succeeded", tt.in)
+		}
+		if got := JSONError("f.json", []byte(tt.in), err).Error(); !strings.HasPrefix(got, tt.want) {
+			t.Errorf("JSONError(%q) = %q, want %q", tt.in, got, tt.want)
 		}
 	}
 }
