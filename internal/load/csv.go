@@ -70,7 +70,7 @@ func openCSV(in Input, opt Options) (*csvInput, error) {
 	end := &lastLine{r: in.R}
 	limit := &rowLimit{r: end, max: int64(cmp.Or(opt.MaxLine, record.DefaultMaxLine))}
 	br := bufio.NewReaderSize(limit, sniffHead)
-	head, _ := br.Peek(sniffHead) // a read error comes again from the first Read
+	head := headerLine(br) // a read error comes again from the first Read
 	r := csv.NewReader(br)
 	r.Comma = sniffDelimiter(head)
 	if tabNamed(in.Name) {
@@ -481,6 +481,34 @@ func crLines(head []byte) error {
 // sniffHead is how much of a CSV file sniffDelimiter sees: a header line longer than this is
 // sniffed from its start.
 const sniffHead = 64 << 10
+
+// headerLine returns what br holds once the header line (up to a line end outside quotes, as
+// sniffDelimiter reads it) is in, or the input ended, or the buffer filled first, without
+// consuming it. It reads no further than that line's end, so that rows from a pipe are loaded as
+// they come, not once the buffer's 64 kB are there; a file's first read most often fills it.
+//
+// Note: the delimiter was sniffed from a Peek of the whole buffer, which from a slow pipe held
+// every row back until 64 kB of them had come (or the input ended).
+func headerLine(br *bufio.Reader) []byte {
+	quoted, i := false, 0
+	for {
+		head, _ := br.Peek(br.Buffered())
+		for ; i < len(head); i++ {
+			switch head[i] {
+			case '"':
+				quoted = !quoted
+			case '\n':
+				if !quoted {
+					return head
+				}
+			}
+		}
+		if _, err := br.Peek(len(head) + 1); err != nil {
+			head, _ = br.Peek(br.Buffered())
+			return head
+		}
+	}
+}
 
 // sniffDelimiter returns the delimiter of a table whose text starts with head: of a comma, a tab
 // and a semicolon, the one its first line (up to a line end outside quotes) holds most of outside

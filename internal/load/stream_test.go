@@ -288,16 +288,23 @@ func TestSyntaxErrorPlace(t *testing.T) {
 
 // TestRecordsAsTheyCome: a record loaded from a line of stdin is written out before the next line
 // comes, not held in the output buffer until the input ends, nor held back until 64 kB of input
-// are there to see whether it looks like another format than --format's.
+// are there to see whether it looks like another format than --format's, or to pick a CSV file's
+// delimiter.
 func TestRecordsAsTheyCome(t *testing.T) {
 	for _, tc := range []struct{ format, line string }{
 		{"jsonl", `{"id":"q%d","question":"Where?","answers":["Paris"]}`},
 		{"hotpotqa", `{"_id":"q%d","question":"Where?","answer":"Paris","context":[],"supporting_facts":[]}`},
 		{"records", `{"schema":1,"id":"q%d","question":"Where?","answers":["Paris"]}`},
+		// the header comes with the first row: the delimiter is sniffed from the header line
+		// alone, not from 64 kB of rows
+		{"csv", `q%d,Where?,Paris`},
 	} {
 		var lines []string
 		for i := range 3 {
 			lines = append(lines, fmt.Sprintf(tc.line, i))
+		}
+		if tc.format == "csv" {
+			lines[0] = "id,question,answers\n" + lines[0]
 		}
 		out := clitest.RecordsAsTheyCome(t, Run, []string{"qa-load", "--format", tc.format}, lines)
 		if n := strings.Count(out, `"schema":1`); n != 3 {
