@@ -67,7 +67,7 @@ func (a *app) run(ctx context.Context, c *cli.Context) error {
 	}
 	// Named as every command names its own: the bad lines, then the records that failed.
 	failed := command.Count{N: a.tally.errors + a.tally.carried + a.tally.verdicts, Singular: "record with a prediction error", Plural: "records with prediction errors"}
-	if a.tally.verdicts > 0 {
+	if a.tally.verdicts > 0 || a.tally.carriedVerdicts > 0 { // a verdict error has no prediction.error
 		failed.Singular, failed.Plural = "record with a prediction or verdict error", "records with prediction or verdict errors"
 	}
 	return command.BadRecords(src.Bad, failed)

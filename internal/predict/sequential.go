@@ -125,6 +125,7 @@ func (a *app) keep(rec *record.Record) {
 	if jg := rec.Judgments[judgeKey]; jg != nil && jg.Error != "" && rec.Prediction.Error == "" {
 		a.tally.mu.Lock()
 		a.tally.carried++
+		a.tally.carriedVerdicts++
 		a.tally.mu.Unlock()
 	}
 }

@@ -21,26 +21,28 @@ type tally struct {
 	records int // records finished: predicted, passed through or failed
 	// read is how many records the run read, set when it abandoned calls in flight (a second
 	// signal), after which fewer were finished than read; 0 otherwise.
-	read       int
-	predicted  int
-	cached     int
-	passed     int
-	carried    int // passed through with a failed prediction
-	errors     int
-	verdicts   int           // predicted records whose EvaLearn verdict failed (sequence mode)
-	notCalled  int           // errors that are calls a finishing run did not make
-	stopped    command.Stops // errors that are calls not made as the server was never reached or refused every call
-	stale      int           // records whose judgments, scores or score errors went with the prediction they graded
-	noUsage    int           // replies whose server reported no token usage
-	cut        int           // replies that stopped at max_tokens
-	window     int           // replies that stopped at the model's context window
-	notesCut   int           // LongMemEval reading notes that stopped at max_tokens or the context window
-	filtered   int           // replies with text stopped by a content filter or as a refusal
-	keptEmpty  int           // empty replies that stopped of themselves, kept as the answer "" (--empty-reply keep)
-	usage      record.Usage
-	cost       model.Dollars
-	cachedCost model.Dollars // the part of cost the cache served
-	unpriced   map[string]int
+	read      int
+	predicted int
+	cached    int
+	passed    int
+	carried   int // passed through with a failed prediction, or in a sequence a failed verdict
+	// carriedVerdicts is how many of carried failed by their verdict alone, their prediction good.
+	carriedVerdicts int
+	errors          int
+	verdicts        int           // predicted records whose EvaLearn verdict failed (sequence mode)
+	notCalled       int           // errors that are calls a finishing run did not make
+	stopped         command.Stops // errors that are calls not made as the server was never reached or refused every call
+	stale           int           // records whose judgments, scores or score errors went with the prediction they graded
+	noUsage         int           // replies whose server reported no token usage
+	cut             int           // replies that stopped at max_tokens
+	window          int           // replies that stopped at the model's context window
+	notesCut        int           // LongMemEval reading notes that stopped at max_tokens or the context window
+	filtered        int           // replies with text stopped by a content filter or as a refusal
+	keptEmpty       int           // empty replies that stopped of themselves, kept as the answer "" (--empty-reply keep)
+	usage           record.Usage
+	cost            model.Dollars
+	cachedCost      model.Dollars // the part of cost the cache served
+	unpriced        map[string]int
 
 	provider, model string         // what this run asks
 	others          map[string]int // passed through with another model's prediction, by provider/model
