@@ -102,6 +102,8 @@ func (a *app) predict(ctx context.Context, rec *record.Record) (*record.Record, 
 		}
 	}
 	if tookNotes {
+		// The reading call's reply, an answer or not, came without usage: the whole is unknown.
+		notes.noUsage = notes.noUsage || resp.NoUsage
 		a.addNotes(p, &notes) // answered or not, the notes were paid for
 	}
 	a.made(p, notes.cachedCost)
@@ -142,6 +144,14 @@ func (a *app) settle(p *record.Prediction, resp model.Response, err error, start
 			if withUsage && !resp.Cached {
 				p.LatencyMS = a.since(start)
 			}
+		}
+		if resp.NoUsage && withUsage {
+			// Paid for too, at a cost its server did not report: unknown, not free, which the
+			// summary's totals say they leave out, as they do for an answer without usage.
+			if !resp.Cached {
+				p.LatencyMS = a.since(start)
+			}
+			a.tally.noteNoUsage()
 		}
 		return false
 	case err != nil:

@@ -167,6 +167,9 @@ func (s *server) serve(w http.ResponseWriter, r *http.Request) {
 		io.WriteString(w, strings.Replace(reply, `"content":"A`+id+`"`, `"content":null,"refusal":"I can't help with that."`, 1))
 	case "nousage":
 		io.WriteString(w, reply[:strings.Index(reply, `,"usage"`)]+"}")
+	case "emptynousage":
+		reply = strings.Replace(reply, `"content":"A`+id+`"`, `"content":""`, 1)
+		io.WriteString(w, reply[:strings.Index(reply, `,"usage"`)]+"}")
 	case "length":
 		io.WriteString(w, strings.Replace(reply, `"finish_reason":"stop"`, `"finish_reason":"length"`, 1))
 	case "filter":
@@ -362,6 +365,27 @@ func TestRepliesThatAreNoAnswer(t *testing.T) {
 	}
 	if strings.Contains(stderr, "no price for model") {
 		t.Errorf("a reply without usage counted as unpriced:\n%s", stderr)
+	}
+}
+
+// TestEmptyReplyWithoutUsage: an empty reply from a server that reports no usage is an error
+// paid for at a cost unknown: the summary says that its totals leave it out, and warns, as of
+// an answer without usage, rather than give the run's cost as if it had been free.
+func TestEmptyReplyWithoutUsage(t *testing.T) {
+	srv := faultServer(t)
+	recs, stderr, err := run(t, context.Background(), input(2, map[int]string{0: "emptynousage"}), "--provider", "openai", "--model", "gpt-4o-mini",
+		"--base-url", srv.URL, "--api-key-file", keyFile(t), "--concurrency", "1")
+	if code := command.ExitCode(err); code != command.ExitBadRecords || len(recs) != 2 {
+		t.Fatalf("exit %d with %d records, want 3 with 2; stderr:\n%s", code, len(recs), stderr)
+	}
+	if p := recs[0].Prediction; !strings.Contains(p.Error, "empty reply") || p.Usage != nil || p.CostUSD != nil {
+		t.Errorf("empty reply without usage: %+v, want the error empty reply with no usage nor cost", p)
+	}
+	for _, want := range []string{"1 error; tokens 100 in, 2 out", "(not counting 1 reply without token usage)\n",
+		"warning: 1 reply came without token usage from the server"} {
+		if !strings.Contains(stderr, want) {
+			t.Errorf("stderr lacks %q:\n%s", want, stderr)
+		}
 	}
 }
 

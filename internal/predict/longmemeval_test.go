@@ -193,8 +193,14 @@ func TestLongMemEvalHistoryErrors(t *testing.T) {
 
 // notesServer answers LongMemEval's note requests with "  note N\n" (N counting note requests
 // from 1) and every other request "ok", 10 tokens in and 1 out each; the note request numbered
-// failAt, if any, gets a permanent 400.
+// failAt, if any, gets a permanent 400 (and every reading request when failAt is below 0).
 func notesServer(t *testing.T, failAt int) (*httptest.Server, func() []chatRequest) {
+	return notesFaultServer(t, failAt, "")
+}
+
+// notesFaultServer is notesServer, its failing requests answered with fault: "" for the 400,
+// "emptynousage" for an empty reply without usage.
+func notesFaultServer(t *testing.T, failAt int, fault string) (*httptest.Server, func() []chatRequest) {
 	var mu sync.Mutex
 	var seen clitest.Log[chatRequest]
 	notes := 0
@@ -214,6 +220,11 @@ func notesServer(t *testing.T, failAt int) (*httptest.Server, func() []chatReque
 		reply := "ok"
 		if failAt < 0 && !strings.HasPrefix(content, "I will give you a chat history") {
 			mu.Unlock()
+			if fault == "emptynousage" {
+				w.Header().Set("Content-Type", "application/json")
+				fmt.Fprintf(w, `{"id":"c","object":"chat.completion","created":1,"model":%q,"choices":[{"index":0,"message":{"role":"assistant","content":""},"finish_reason":"stop"}]}`, req.Model)
+				return
+			}
 			http.Error(w, `{"error":{"message":"no reading today","type":"invalid_request_error"}}`, 400)
 			return
 		}
@@ -221,6 +232,11 @@ func notesServer(t *testing.T, failAt int) (*httptest.Server, func() []chatReque
 			notes++
 			if notes == failAt {
 				mu.Unlock()
+				if fault == "emptynousage" {
+					w.Header().Set("Content-Type", "application/json")
+					fmt.Fprintf(w, `{"id":"c","object":"chat.completion","created":1,"model":%q,"choices":[{"index":0,"message":{"role":"assistant","content":""},"finish_reason":"stop"}]}`, req.Model)
+					return
+				}
 				http.Error(w, `{"error":{"message":"no notes today","type":"invalid_request_error"}}`, 400)
 				return
 			}
@@ -384,6 +400,27 @@ func TestLongMemEvalNotesErrors(t *testing.T) {
 	for _, rec := range recs {
 		if p := rec.Prediction; p == nil || p.Provider != "extractive" || p.Notes != nil {
 			t.Errorf("--provider extractive: %s: prediction %+v, want the baseline's, without notes", rec.ID, p)
+		}
+	}
+}
+
+// TestLongMemEvalNotesEmptyWithoutUsage: a note or reading call whose reply is empty and came
+// without usage was paid for at a cost unknown: the record's usage and cost are unknown, not the
+// sum of the other calls' alone, and the summary counts the reply it leaves out.
+func TestLongMemEvalNotesEmptyWithoutUsage(t *testing.T) {
+	for _, failAt := range []int{2, -1} {
+		srv, _ := notesFaultServer(t, failAt, "emptynousage")
+		recs, stderr, err := run(t, context.Background(), jsonl(t, longMemEvalRecord("longmemeval:a", "")),
+			"--provider", "openai", "--model", "gpt-4o", "--base-url", srv.URL, "--api-key-file", keyFile(t),
+			"--reading", "con-separate", "--history-sessions", "2")
+		if command.ExitCode(err) != 3 || len(recs) != 1 {
+			t.Fatalf("failing at %d: %v (exit %d, %d records), want exit 3 and 1 record\n%s", failAt, err, command.ExitCode(err), len(recs), stderr)
+		}
+		if p := recs[0].Prediction; !strings.Contains(p.Error, "empty reply") || p.Usage != nil || p.CostUSD != nil {
+			t.Errorf("failing at %d: %+v (usage %+v), want the empty reply's error with no usage nor cost", failAt, p, p.Usage)
+		}
+		if want := "(not counting 1 reply without token usage)"; !strings.Contains(stderr, want) {
+			t.Errorf("failing at %d: stderr lacks %q:\n%s", failAt, want, stderr)
 		}
 	}
 }

@@ -58,6 +58,10 @@ func (a *app) takeNotes(ctx context.Context, rec *record.Record, pred *record.Pr
 			if ctx.Err() == nil {
 				a.settle(pred, resp, err, time.Time{}, false)
 				pred.Error = fmt.Sprintf("notes on history block %d of %d: %s", i+1, len(asks), pred.Error)
+				if resp.NoUsage { // an empty reply paid for at a cost unknown: so is the record's
+					s.noUsage = true
+					a.tally.noteNoUsage()
+				}
 				a.addNotes(pred, &s) // the notes got so far were paid for
 			}
 			return "", spent{cachedCost: s.cachedCost}, false
@@ -106,7 +110,7 @@ func (a *app) addNotes(pred *record.Prediction, s *spent) {
 	// for (the failed one's reply has usage, or notes came before it), as a prediction of one call
 	// keeps it (settle).
 	pred.LatencyMS = 0
-	if (!failed || pred.Usage != nil || len(s.calls) > 0) && !pred.Cached {
+	if (!failed || pred.Usage != nil || len(s.calls) > 0 || s.noUsage) && !pred.Cached {
 		pred.LatencyMS = a.since(s.start)
 	}
 	if s.noUsage || !failed && pred.Usage == nil { // a reply without usage: the whole is unknown

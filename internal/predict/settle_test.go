@@ -29,6 +29,16 @@ func TestSettleFailedReply(t *testing.T) {
 		t.Errorf("paid failed reply: %+v (cost %v); want its error, 2 attempts, reasoning, usage, a cost and latency 1500 ms", p, p.CostUSD)
 	}
 
+	// Paid for too when its server reported no usage: the time it took is known, its cost not.
+	p = &record.Prediction{Model: "gpt-4o-mini"}
+	if a.settle(p, model.Response{NoUsage: true, Attempts: 1}, callErr, start, true) {
+		t.Fatal("settle reported a failed call as answered")
+	}
+	if p.LatencyMS != 1500 || p.Usage != nil || p.CostUSD != nil || a.tally.noUsage != 1 {
+		t.Errorf("paid failed reply without usage: %+v, %d counted without usage; want latency 1500 ms, no usage nor cost, 1 counted",
+			p, a.tally.noUsage)
+	}
+
 	p = &record.Prediction{Model: "gpt-4o-mini"}
 	if a.settle(p, model.Response{Attempts: 3}, &model.CallError{Attempts: 3, Err: errors.New("network error")}, start, true) {
 		t.Fatal("settle reported a failed call as answered")

@@ -220,6 +220,14 @@ func (t *tally) noteReply(resp model.Response, note bool) {
 	}
 }
 
+// noteNoUsage counts a reply that is no answer (an empty one) and came without token usage: paid
+// for, at a cost unknown, which the totals leave out (noteReply counts an answer's).
+func (t *tally) noteNoUsage() {
+	t.mu.Lock()
+	defer t.mu.Unlock()
+	t.noUsage++
+}
+
 // warnReplies writes the warnings about replies: without usage, cut short, or filtered.
 func (t *tally) warnReplies(w io.Writer) {
 	t.mu.Lock()
