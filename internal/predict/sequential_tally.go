@@ -118,6 +118,9 @@ func (s *sequencer) summary(a *app) {
 	if t.unpriced > 0 {
 		unpriced = fmt.Sprintf(" (not counting %s: no price for %s, add it with --prices)", english.Count(t.unpriced, "verdict", "verdicts"), s.judge.Model)
 	}
+	if n := int(s.judge.NoUsage.Load()); n > 0 { // unknown, not 0: the totals would pass them off as free
+		unpriced += fmt.Sprintf(" (not counting %s without token usage)", english.Count(n, "verdict", "verdicts"))
+	}
 	fmt.Fprintf(a.stderr, "qa-predict: evalearn judge %s: %s (%d cached), %s; tokens %d in, %d out; %s%s\n",
 		s.judge.Model, english.Count(t.verdicts, "verdict", "verdicts"), t.cached, english.Count(t.errors, "error", "errors"),
 		t.usage.InputTokens, t.usage.OutputTokens, command.CostNote(t.cost.Float64(), t.cachedCost.Float64()), unpriced)

@@ -94,6 +94,8 @@ type replayServer struct {
 	hangKey string
 	hung    chan struct{}
 	release chan struct{}
+	// noUsage, when set, names the model whose replies come without usage.
+	noUsage string
 
 	mu       sync.Mutex
 	answered map[int]int // call index → times answered
@@ -172,6 +174,10 @@ func (s *replayServer) serve(w http.ResponseWriter, r *http.Request) {
 	reply, _ := json.Marshal(map[string]any{"id": "x", "object": "chat.completion", "created": 1, "model": req.Model,
 		"choices": []any{map[string]any{"index": 0, "message": map[string]string{"role": "assistant", "content": raw}, "finish_reason": "stop"}},
 		"usage":   map[string]int{"prompt_tokens": in, "completion_tokens": out, "total_tokens": in + out}})
+	if req.Model == s.noUsage {
+		reply, _ = json.Marshal(map[string]any{"id": "x", "object": "chat.completion", "created": 1, "model": req.Model,
+			"choices": []any{map[string]any{"index": 0, "message": map[string]string{"role": "assistant", "content": raw}, "finish_reason": "stop"}}})
+	}
 	w.Header().Set("Content-Type", "application/json")
 	w.Write(reply)
 }
@@ -326,6 +332,26 @@ func TestSequentialTranscript(t *testing.T) {
 				t.Errorf("stderr lacks the judge summary:\n%s", stderr)
 			}
 		})
+	}
+}
+
+// TestSequentialJudgeWithoutUsage: verdicts whose replies came without token usage (a judge
+// server that reports none) are paid for at a cost unknown: the judge's summary says that its
+// totals leave them out, rather than give them as free.
+func TestSequentialJudgeWithoutUsage(t *testing.T) {
+	srv := newReplayServer(t, loadTranscript(t))
+	srv.noUsage = "fake-judge"
+	recs, stderr, err := seqRun(t, seqInput(t), seqArgs(t, srv.URL, "--concurrency", "1")...)
+	if err != nil || len(recs) != 14 {
+		t.Fatalf("run: %v, %d records\n%s", err, len(recs), stderr)
+	}
+	for _, rec := range recs {
+		if jg := rec.Judgments["evalearn"]; jg == nil || jg.Usage != nil || jg.CostUSD != nil {
+			t.Errorf("%s: judgment %+v; want one without usage nor cost (unknown)", rec.ID, jg)
+		}
+	}
+	if want := "evalearn judge fake-judge: 14 verdicts (0 cached), 0 errors; tokens 0 in, 0 out; cost $0.000000 (not counting 14 verdicts without token usage)\n"; !strings.Contains(stderr, want) {
+		t.Errorf("stderr lacks %q:\n%s", want, stderr)
 	}
 }
 
