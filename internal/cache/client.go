@@ -180,7 +180,7 @@ func (c *Client) Generate(ctx context.Context, req model.Request) (model.Respons
 	switch {
 	case err == nil && textnorm.Strip(resp.Text) != "":
 	case c.KeepEmpty && resp.Stopped && !resp.Cut && errors.Is(err, model.ErrEmptyReply):
-		why = emptyWhy(err)
+		why = model.Failure(err) // without the attempts its call took: one served from here takes none
 	default:
 		return resp, err // errors, and replies without text, are never stored
 	}
@@ -206,15 +206,6 @@ type entry struct {
 	model.Response
 	Stopped    bool   `json:"stopped,omitempty"`
 	EmptyReply string `json:"empty_reply,omitempty"`
-}
-
-// emptyWhy is the text of err, an empty reply's error, without the count of attempts its call
-// took (a reply served from the cache took none).
-func emptyWhy(err error) string {
-	if ce, ok := errors.AsType[*model.CallError](err); ok {
-		return ce.Err.Error()
-	}
-	return err.Error()
 }
 
 // storedEmpty is the error of an empty reply served from the cache: the text its call's error

@@ -101,7 +101,8 @@ func (j *Judge) ask(ctx context.Context, client model.Client, p Plan, jg *record
 		// reached rather than stopping at the replies it had found unparsable.
 		callCtx = model.StoredOnly(ctx)
 	}
-	resp, err := client.Generate(callCtx, j.request(p, sample))
+	req := j.request(p, sample)
+	resp, err := client.Generate(callCtx, req)
 	if errors.Is(err, model.ErrNotStored) {
 		return true, nil // no later sample stored: the unparsable reply stands
 	}
@@ -122,11 +123,17 @@ func (j *Judge) ask(ctx context.Context, client model.Client, p Plan, jg *record
 		return true, failedCall(ctx, err, resp, jg, r)
 	}
 	done = readReply(p, resp, jg, r)
+	if !done && err != nil {
+		// An empty reply, unparsable: the parser's "empty reply" does not say what the server
+		// sent, which the client's error does, in the words qa-predict's gives it ("empty reply
+		// (no choices)", "(stop reason stop; content null)"), from the cache as well.
+		jg.Error = ErrUnparsable.Error() + ": " + model.ReplyFailure(req, err)
+	}
 	if !done && resp.Cut && err == nil {
 		// Text, cut short before the verdict could be read: the same budget cuts it again, so
 		// it is not asked again, and the error says where it stopped, which the parser's words
 		// ("unterminated string") do not.
-		jg.Error += resp.CutNote(j.request(p, sample))
+		jg.Error += resp.CutNote(req)
 		return true, nil
 	}
 	return done, nil

@@ -58,11 +58,13 @@ A reply that cannot be parsed is asked again (--parse-retries) and otherwise rec
 "unparsable judge reply: ..." with the raw text kept; it is never scored 0. With --cache, the later
 replies an earlier --retry-errors run stored are then read on, without a call. Call failures likewise;
 at the end, stderr names each different error once, at its first record. An empty reply is asked
-again as an unparsable one is, unless it stopped at max_tokens (the budget spent before any text,
-as by a reasoning model's unseen thinking), which the same budget would cut again: the judgment
-fails with "judge call: ... empty reply (stop reason length: max_tokens 10 ran out ...)". Nor is a
-reply whose text stopped there (or at the model's context window) before it could be parsed: its
-error ends "(the reply stopped at max_tokens 20, cut short: a larger --max-tokens lets it finish)";
+again as an unparsable one is, its error saying why it is empty as qa-predict's does ("unparsable
+judge reply: empty reply (no choices)", "(stop reason stop; content null)"), unless it stopped at
+max_tokens (the budget spent before any text, as by a reasoning model's unseen thinking), which
+the same budget would cut again: the judgment fails with "judge call: ... empty reply (stop reason
+length: max_tokens 10 ran out ...)". Nor is a reply whose text stopped there (or at the model's
+context window) before it could be parsed: its error ends "(the reply stopped at max_tokens 20,
+cut short: a larger --max-tokens lets it finish)";
 a verdict that still reads from a cut reply stands, and its judgment says "cut":"max_tokens".
 Nor is a prompt or reply that the provider's filters block, as it would be blocked again: the
 judgment fails with "judge call: ... prompt blocked by Gemini: SAFETY"

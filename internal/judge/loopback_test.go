@@ -358,7 +358,8 @@ func TestCachedUnparsableCounted(t *testing.T) {
 }
 
 // TestLoopbackEmptyReply: an empty judge reply is no verdict: it is asked again
-// (--parse-retries), and a judgment whose every reply was empty is unparsable, never a score.
+// (--parse-retries), and a judgment whose every reply was empty is unparsable, never a score, its
+// error saying why the reply was empty as qa-predict's does.
 func TestLoopbackEmptyReply(t *testing.T) {
 	srv := newChatServer(t, func(chatRequest) (string, int) { return "", 200 })
 	in := rec("longmemeval:q1", "longmemeval", "single-session-user", "Which city?", "Paris", "Paris", "")
@@ -367,7 +368,7 @@ func TestLoopbackEmptyReply(t *testing.T) {
 		t.Fatalf("exit %d, want 3 (stderr %s)", code, stderr)
 	}
 	j := decodeAll(t, stdout)[0].Judgments["auto/judge-1"]
-	if j.Score != nil || j.Error != "unparsable judge reply: empty reply" || j.Attempts != 3 || srv.count() != 3 {
+	if j.Score != nil || j.Error != "unparsable judge reply: empty reply (stop reason stop)" || j.Attempts != 3 || srv.count() != 3 {
 		t.Errorf("judgment %+v after %d calls, want an unparsable empty reply after 3", j, srv.count())
 	}
 }

@@ -107,7 +107,7 @@ func TestThinkJudgeCache(t *testing.T) {
 	strip := map[string]verdict{
 		"longmemeval:thinkonlycut": {"", "", spent},
 		"longmemeval:think":        {"0", "", ""}, "longmemeval:thinkclose": {"0", "", ""}, "longmemeval:thinkcut": {"", "", cut},
-		"longmemeval:thinkonly": {"", "", "unparsable judge reply: empty reply"}, "longmemeval:magistral": {"0", "", ""}, "longmemeval:gptoss": {"0", "", ""}, "longmemeval:reasoning": {"0", "", ""},
+		"longmemeval:thinkonly": {"", "", "unparsable judge reply: empty reply (nothing after </think>)"}, "longmemeval:magistral": {"0", "", ""}, "longmemeval:gptoss": {"0", "", ""}, "longmemeval:reasoning": {"0", "", ""},
 		"longmemeval:plain": {"0", "", ""}, "locomo:conv-26:0": {"0.5", "half right", ""},
 	}
 	keep := map[string]verdict{

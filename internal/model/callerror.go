@@ -152,6 +152,24 @@ func (e *CallError) Error() string {
 
 func (e *CallError) Unwrap() error { return e.Err }
 
+// Failure is the text of err, a call's error, without what CallError adds to it (the count of
+// attempts the call took, a hint): the failure itself, as a reply served from the cache, which
+// took no attempts, gives it again (the cache stores an empty reply with this text).
+func Failure(err error) string {
+	if ce, ok := errors.AsType[*CallError](err); ok {
+		return ce.Err.Error()
+	}
+	return err.Error()
+}
+
+// ReplyFailure is Failure(err), err the error of a call of req, past the provider and model it
+// begins with: what the reply was, in the words qa-predict's error gives it after them ("empty
+// reply (no choices)", "empty reply (stop reason stop; content null)"), for an error that names
+// the model apart (a judgment's).
+func ReplyFailure(req Request, err error) string {
+	return strings.TrimPrefix(Failure(err), req.Provider+" "+req.Model+": ")
+}
+
 // redact removes every occurrence of key from s.
 func redact(s, key string) string {
 	if len(key) < 4 {
