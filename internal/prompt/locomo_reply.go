@@ -7,6 +7,7 @@ import (
 	"strings"
 	"unicode/utf8"
 
+	"github.com/qapipe/qapipe/internal/english"
 	"github.com/qapipe/qapipe/internal/python"
 	"github.com/qapipe/qapipe/pkg/textnorm"
 )
@@ -102,7 +103,7 @@ func locomoLastReading(text string, k int) LoCoMoAnswer {
 	}
 	lines := strings.Split(withoutLetters(text), "\n")
 	if k >= len(lines) {
-		return fail("raises IndexError: the reply has %d lines", len(lines))
+		return fail("raises IndexError: the reply has %s", english.Count(len(lines), "line", "lines"))
 	}
 	v, err := python.Loads(lines[k])
 	if err != nil {
