@@ -26,6 +26,9 @@ func TestMETEORGolden(t *testing.T) {
 			exact++
 		}
 	}
+	if n != len(pairs) || n2 != len(pairs) {
+		t.Errorf("compared %d meteor and %d meteor_nosyn golden pairs, want %d each", n, n2, len(pairs))
+	}
 	t.Logf("compared %d meteor and %d meteor_nosyn values, %d bit-identical", n, n2, exact)
 }
 
