@@ -690,6 +690,37 @@ func TestWritable(t *testing.T) {
 	}
 }
 
+// TestWritableLocked: a cache whose write lock another process holds past the busy timeout is
+// named locked, not unwritable, which reads as a matter of permissions.
+func TestWritableLocked(t *testing.T) {
+	path := filepath.Join(t.TempDir(), "c.sqlite")
+	c, err := Open(path)
+	if err != nil {
+		t.Fatal(err)
+	}
+	c.Close()
+	holder, err := sql.Open("sqlite", "file:"+path+"?_txlock=immediate")
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer holder.Close()
+	tx, err := holder.Begin()
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer tx.Rollback() //nolint:errcheck // only the lock matters
+	db, err := sql.Open("sqlite", "file:"+path+"?_txlock=immediate&_pragma=busy_timeout(20)")
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer db.Close()
+	err = writable(db)
+	if err == nil || !strings.Contains(err.Error(), "is locked: another process held its write lock") ||
+		strings.Contains(err.Error(), "cannot be written") {
+		t.Errorf("writable(locked) = %v, want an error naming the lock", err)
+	}
+}
+
 // TestForget: a forgotten reply is asked for again; other replies stay.
 func TestForget(t *testing.T) {
 	ctx := context.Background()

@@ -298,6 +298,10 @@ func fileURI(path string) string {
 // call was paid for.
 func writable(db *sql.DB) error {
 	tx, err := db.Begin() // BEGIN IMMEDIATE (_txlock): takes the write lock, as a put does
+	if err != nil && isBusy(err) {
+		// Not a matter of permissions: another process kept the lock past the busy timeout.
+		return fmt.Errorf("is locked: another process held its write lock longer than this run waits (%v): %w", BusyTimeout, err)
+	}
 	if err != nil {
 		return fmt.Errorf("cannot be written: %w", err)
 	}
