@@ -175,14 +175,34 @@ func (a *aggregator) lmeIntervals(s *Summary, l *LongMemEval) {
 	b.warn(s, "longmemeval")
 }
 
-// locomoJudgeVals is the LoCoMo judge scores of category cat, conversation by conversation (in
-// the order of their first records), then those of records whose id names none.
-func (a *aggregator) locomoJudgeVals(cat int) []float64 {
-	var out []float64
-	for _, c := range a.locomoConvs {
-		out = append(out, c.vals[cat]...)
+// locomoJudgePooled is the LoCoMo judge scores in one copy, category by category in order of
+// category, each category's conversation by conversation (in the order of their first records)
+// and then those of records whose id names none; cats is the categories, in order. It returns
+// the copy, each category's part of it and the part before category 5 (the last of the five):
+// the pooled figures are drawn from it, without a copy of their own.
+func (a *aggregator) locomoJudgePooled(cats []int) (all []float64, byCat map[int][]float64, without5 []float64) {
+	n := 0
+	for _, cat := range cats {
+		n += a.locomoJudge[cat].n
 	}
-	return append(out, a.locomoNoConvVals[cat]...)
+	all, byCat = make([]float64, 0, n), map[int][]float64{}
+	end5 := -1
+	for _, cat := range cats {
+		start := len(all)
+		for _, c := range a.locomoConvs {
+			all = append(all, c.vals[cat]...)
+		}
+		all = append(all, a.locomoNoConvVals[cat]...)
+		byCat[cat] = all[start:len(all):len(all)]
+		if cat == 5 {
+			end5 = start
+		}
+	}
+	without5 = all
+	if end5 >= 0 {
+		without5 = all[:end5:end5] // category 5 is the last
+	}
+	return all, byCat, without5
 }
 
 // locomoJudgeIntervals sets the intervals of l, the locomo_judge section. The pooled figures are
@@ -201,17 +221,12 @@ func (a *aggregator) locomoJudgeIntervals(s *Summary, l *LoCoMoJudge) {
 	if b == nil {
 		return
 	}
-	cats := slices.Sorted(maps.Keys(a.locomoJudge))
-	pooled := map[int][]float64{}
-	for _, cat := range cats {
-		pooled[cat] = a.locomoJudgeVals(cat)
-	}
+	all, pooled, without5 := a.locomoJudgePooled(slices.Sorted(maps.Keys(a.locomoJudge)))
 	for i, c := range l.Categories {
 		l.Categories[i].CI = b.meanCI("locomo_judge category "+strconv.Itoa(c.Category), "category "+strconv.Itoa(c.Category), pooled[c.Category], c.Mean)
 	}
-	l.Overall.CI = b.meanCI("locomo_judge overall", "overall (micro)", concat(pooled, cats), l.Overall.Mean)
-	l.WithoutCategory5.CI = b.meanCI("locomo_judge without category 5", "without category 5 (micro)",
-		concat(pooled, slices.DeleteFunc(slices.Clone(cats), func(c int) bool { return c == 5 })), l.WithoutCategory5.Mean)
+	l.Overall.CI = b.meanCI("locomo_judge overall", "overall (micro)", all, l.Overall.Mean)
+	l.WithoutCategory5.CI = b.meanCI("locomo_judge without category 5", "without category 5 (micro)", without5, l.WithoutCategory5.Mean)
 	if ca := l.ConversationAveraged; ca != nil {
 		a.convIntervals(b, ca)
 	}

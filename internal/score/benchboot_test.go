@@ -3,6 +3,7 @@ package score
 import (
 	"fmt"
 	"reflect"
+	"runtime"
 	"testing"
 
 	"github.com/qapipe/qapipe/pkg/record"
@@ -236,5 +237,29 @@ func TestBenchmarkSectionIntervalsJobs(t *testing.T) {
 		if a, b := sectionFigures(one), sectionFigures(s); !reflect.DeepEqual(a, b) {
 			t.Errorf("--jobs %s: the sections' figures differ from --jobs 1's:\n%v\n%v", jobs, b, a)
 		}
+	}
+}
+
+// TestLoCoMoJudgeIntervalsMemory: the locomo_judge section's pooled figures (each category's, the
+// micro averages with and without category 5) are drawn from one copy of the judge scores, not a
+// copy for each figure, so that a summary holds what the README's memory section says: with one
+// resample, the copy (8 bytes a record) and the draws' unit counts (4 bytes a record for each
+// figure drawn over it: the categories, the two micro averages, the conversations' categories)
+// come to well under 32 bytes a record.
+func TestLoCoMoJudgeIntervalsMemory(t *testing.T) {
+	recs := locomoRecords(20000)
+	a := newAggregator([]string{"judge_score"}, false, keepValues, nil)
+	for _, r := range recs {
+		a.add(r.outcome())
+	}
+	s := &Summary{Bootstrap: 1, Seed: 1, Level: 0.95}
+	l := a.locomoJudgeSummary(s) // the figures, and their intervals once
+	var before, after runtime.MemStats
+	runtime.GC()
+	runtime.ReadMemStats(&before)
+	a.locomoJudgeIntervals(s, l)
+	runtime.ReadMemStats(&after)
+	if per := float64(after.TotalAlloc-before.TotalAlloc) / float64(len(recs)); per > 32 {
+		t.Errorf("the locomo_judge intervals allocate %.1f bytes a record, want at most 32", per)
 	}
 }
