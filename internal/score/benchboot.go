@@ -176,10 +176,11 @@ func (a *aggregator) lmeIntervals(s *Summary, l *LongMemEval) {
 }
 
 // locomoJudgePooled is the LoCoMo judge scores in one copy, category by category in order of
-// category, each category's conversation by conversation (in the order of their first records)
-// and then those of records whose id names none; cats is the categories, in order. It returns
-// the copy, each category's part of it and the part before category 5 (the last of the five):
-// the pooled figures are drawn from it, without a copy of their own.
+// category, each category's conversation by conversation (in the order of their first records of
+// that category, so that a category's part, and its interval, rests on its own records alone, as a
+// group's does) and then those of records whose id names none; cats is the categories, in order.
+// It returns the copy, each category's part of it and the part before category 5 (the last of the
+// five): the pooled figures are drawn from it, without a copy of their own.
 func (a *aggregator) locomoJudgePooled(cats []int) (all []float64, byCat map[int][]float64, without5 []float64) {
 	n := 0
 	for _, cat := range cats {
@@ -189,7 +190,7 @@ func (a *aggregator) locomoJudgePooled(cats []int) (all []float64, byCat map[int
 	end5 := -1
 	for _, cat := range cats {
 		start := len(all)
-		for _, c := range a.locomoConvs {
+		for _, c := range a.locomoCatConvs[cat] {
 			all = append(all, c.vals[cat]...)
 		}
 		all = append(all, a.locomoNoConvVals[cat]...)

@@ -263,3 +263,54 @@ func TestLoCoMoJudgeIntervalsMemory(t *testing.T) {
 		t.Errorf("the locomo_judge intervals allocate %.1f bytes a record, want at most 32", per)
 	}
 }
+
+// TestLoCoMoCategoryIntervalsOwnRecords: a LoCoMo category's interval (locomo_f1's and
+// locomo_judge's pooled one, and locomo_judge's micro average without category 5) rests on that
+// category's records alone, as a group's does: it stays as it is when a record of another category
+// is added, even one that comes first in its conversation.
+func TestLoCoMoCategoryIntervalsOwnRecords(t *testing.T) {
+	for _, scores := range []struct {
+		name  string
+		score func(conv string, i int) float64
+	}{
+		{"0 or 1", func(conv string, i int) float64 { // as mem0's judge scores
+			if (conv == "locomo:conv-B") == (i%4 != 0) {
+				return 1
+			}
+			return 0
+		}},
+		{"all different", func(conv string, i int) float64 { // so that any reordering of them shows
+			if conv == "locomo:conv-A" {
+				return float64(i*7%20)/40 + 0.01
+			}
+			return float64(i*7%20) / 20
+		}},
+	} {
+		var recs []benchOutcome
+		for _, conv := range []string{"locomo:conv-B", "locomo:conv-A"} {
+			for i := range 20 {
+				recs = append(recs, benchOutcome{cat: 1, conv: conv, score: scores.score(conv, i)})
+			}
+		}
+		for _, tt := range []struct {
+			name, metric, figure string
+			extra                benchOutcome
+		}{
+			{"judge, category 2 first", "judge_score", "judge category 1", benchOutcome{cat: 2, conv: "locomo:conv-A", score: 1}},
+			{"judge, category 5 first", "judge_score", "judge without 5", benchOutcome{cat: 5, conv: "locomo:conv-A", score: 0}},
+			{"judge, conversation-averaged", "judge_score", "judge conv category 1", benchOutcome{cat: 2, conv: "locomo:conv-C", score: 1}},
+			{"locomo_f1, category 2 first", "locomo_f1", "locomo category 1", benchOutcome{cat: 2, conv: "locomo:conv-A", score: 1}},
+		} {
+			t.Run(scores.name+"/"+tt.name, func(t *testing.T) {
+				want := sectionFigures(benchSummary(tt.metric, 1000, recs))[tt.figure]
+				got := sectionFigures(benchSummary(tt.metric, 1000, append([]benchOutcome{tt.extra}, recs...)))[tt.figure]
+				if want.CI == nil || got.CI == nil {
+					t.Fatalf("%s: no interval: %+v, %+v", tt.figure, want, got)
+				}
+				if *got.CI != *want.CI || *got.Mean != *want.Mean {
+					t.Errorf("%s: %v %v with a record of another category first, want %v %v", tt.figure, *got.Mean, *got.CI, *want.Mean, *want.CI)
+				}
+			})
+		}
+	}
+}

@@ -90,6 +90,9 @@ func (a *aggregator) addLoCoMoJudge(o outcome, v float64) {
 	c.all.add(v)
 	acc(c.cats, o.locomoCat).add(v)
 	if keep {
+		if c.vals[o.locomoCat] == nil { // the conversation's first record of the category
+			a.locomoCatConvs[o.locomoCat] = append(a.locomoCatConvs[o.locomoCat], c)
+		}
 		c.vals[o.locomoCat] = append(c.vals[o.locomoCat], v)
 	}
 }

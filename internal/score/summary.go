@@ -53,6 +53,7 @@ type aggregator struct {
 	locomoJudge       map[int]*meanAcc     // LoCoMo judge_score by category
 	locomoConvs       []*convAcc           // LoCoMo judge_score by conversation, in order of first record
 	locomoConvAt      map[string]*convAcc  // locomoConvs by conversation
+	locomoCatConvs    map[int][]*convAcc   // with intervals, by category the conversations that have it, in order of their first record of it
 	locomoNoConv      int                  // LoCoMo judge_scores whose record's id names no conversation
 	locomoAll         [2]meanAcc           // LoCoMo judge_score over all categories, and over all but 5
 	lmeAbs            meanAcc              // LongMemEval judge_score over abstention questions
@@ -160,7 +161,7 @@ func (c *column) mean() float64 {
 func newAggregator(names []string, errorsAsZero bool, keep keeping, by byFields) *aggregator {
 	a := &aggregator{names: names, errorsAsZero: errorsAsZero, keep: keep, groups: map[string]*groupAcc{}, overall: make([]column, len(names)),
 		locomo: map[int]*meanAcc{}, lme: map[string]*meanAcc{}, locomoJudge: map[int]*meanAcc{}, locomoConvAt: map[string]*convAcc{},
-		locomoVals: map[int][]float64{}, lmeVals: map[string][]float64{}, locomoNoConvVals: map[int][]float64{}, byPaths: by, byKnown: map[string]bool{}}
+		locomoVals: map[int][]float64{}, lmeVals: map[string][]float64{}, locomoNoConvVals: map[int][]float64{}, locomoCatConvs: map[int][]*convAcc{}, byPaths: by, byKnown: map[string]bool{}}
 	for range by {
 		a.by = append(a.by, byAcc{groups: map[string]*groupAcc{}})
 	}
