@@ -48,7 +48,8 @@ func TestCountLinesLeavesPipes(t *testing.T) {
 
 // TestFilesOnly: a run's inputs are files only when each named one, and stdin where it is read,
 // is a regular file: a pipe (named or not), a directory, a missing file or a stdin that is no
-// file is not one, as a stage before may still be writing it.
+// file is not one, as a stage before may still be writing it. A terminal, read as typed input
+// (typedInput), is all there is once a signal has ended it.
 func TestFilesOnly(t *testing.T) {
 	dir := t.TempDir()
 	file := filepath.Join(dir, "a.jsonl")
@@ -83,6 +84,9 @@ func TestFilesOnly(t *testing.T) {
 		{"stdin a pipe", nil, r, false},
 		{"a file and stdin a pipe", []string{file, "-"}, r, false},
 		{"stdin no file", nil, io.MultiReader(), false},
+		{"stdin typed", nil, &typedInput{f: r}, true},
+		{"a file and stdin typed", []string{file, "-"}, &typedInput{f: r}, true},
+		{"a named pipe and stdin typed", []string{fifo, "-"}, &typedInput{f: r}, false},
 		{"a named pipe", []string{fifo}, f, false},
 		{"a directory", []string{dir}, f, false},
 		{"a missing file", []string{filepath.Join(dir, "none")}, f, false},

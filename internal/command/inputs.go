@@ -266,15 +266,18 @@ func (in Input) DisplayName() string {
 // FilesOnly reports whether every input of a run is a regular file: each of args, and stdin
 // where it is read (args empty or holding "-"). Such an input is all there is: no stage before
 // the run is still writing it, as one may be to a pipe (a shell's |, a named pipe, bash's <(…)).
-// A stdin that is no file at all (a test's reader) is not one.
+// A stdin that is a terminal (typedInput) counts as one: it ends at the first signal, whose
+// sender is the one typing. A stdin that is no file at all (a test's reader) is not one.
 func FilesOnly(args []string, stdin io.Reader) bool {
 	if len(args) == 0 || slices.Contains(args, "-") {
-		in, ok := stdin.(*os.File)
-		if !ok {
-			return false
-		}
-		if st, err := in.Stat(); err != nil || !st.Mode().IsRegular() {
-			return false
+		if _, typed := stdin.(*typedInput); !typed {
+			in, ok := stdin.(*os.File)
+			if !ok {
+				return false
+			}
+			if st, err := in.Stat(); err != nil || !st.Mode().IsRegular() {
+				return false
+			}
 		}
 	}
 	for _, a := range args {

@@ -61,7 +61,7 @@ func Main(prog string, run RunFunc) {
 		case <-done:
 		}
 	}()
-	err := run(ctx, os.Args, os.Stdin, stdout, stderr)
+	err := run(ctx, os.Args, stdinUntil(ctx.Done()), stdout, stderr)
 	close(done)
 	stopTaking(sigs, ctx.Err() != nil)
 	cancel()
@@ -241,7 +241,11 @@ func MainCalls(prog string, run RunFunc) {
 	}
 	done := make(chan struct{})
 	go escalate(ctx, prog, stderr, sigs, done, broken, finish, abandon)
-	err := run(ctx, os.Args, os.Stdin, stdout, stderr)
+	// Typed input ends at the first signal, which asks the run to finish (or, for a run that
+	// makes no call, cancels it).
+	typing, typed := interrupt.Waiting(ctx)
+	err := run(ctx, os.Args, stdinUntil(typing.Done()), stdout, stderr)
+	typed()
 	close(done)
 	if werr := failedWrite.Load(); werr != nil && (err == nil || errors.Is(err, context.Canceled) || errors.Is(err, interrupt.ErrInterrupted)) {
 		// The run was stopped for the failed write (a flush found it while the run waited for
