@@ -70,7 +70,8 @@ func Run(ctx context.Context, args []string, stdin io.Reader, stdout, stderr io.
 }
 
 // run reads the records, computes the report and writes it. A signal (ctx) stops it before the
-// next record, or before the report when it came during the last read: no report is written.
+// next record, or before the report when it came during the last read or the bootstrap: no report
+// is written.
 func run(ctx context.Context, cfg Config, files []string, stdin io.Reader, stdout, stderr io.Writer) error {
 	src := &command.Source{Args: files, Stdin: stdin, Stderr: stderr, Prog: "qa-learncurve", Strict: cfg.Strict, MaxLine: cfg.MaxLine}
 	rd, err := readRecords(ctx, cfg, src, stderr)
@@ -87,8 +88,13 @@ func run(ctx context.Context, cfg Config, files []string, stdin io.Reader, stdou
 	warn(stderr, append(rd.warnings(cfg.Judge, noted, counted), rep.Warnings...))
 	var ci *CI
 	if cfg.Bootstrap > 0 {
-		ci = Bootstrap(seqs, rep, cfg.Bootstrap, cfg.Level, cfg.Seed)
+		if ci, err = command.Compute(ctx, func() *CI { return Bootstrap(seqs, rep, cfg.Bootstrap, cfg.Level, cfg.Seed) }); err != nil {
+			return err
+		}
 		warn(stderr, ci.Warnings)
+	}
+	if err := ctx.Err(); err != nil { // a signal during the warnings or the computing
+		return err
 	}
 	if err := write(cfg, rep, ci, stdout, stderr); err != nil {
 		return err

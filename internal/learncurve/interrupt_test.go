@@ -3,9 +3,14 @@ package learncurve
 import (
 	"bytes"
 	"context"
+	"errors"
 	"io"
+	"io/fs"
+	"os"
+	"path/filepath"
 	"strings"
 	"testing"
+	"time"
 
 	"github.com/qapipe/qapipe/internal/clitest"
 	"github.com/qapipe/qapipe/internal/command"
@@ -37,5 +42,27 @@ func TestRunInterrupted(t *testing.T) {
 				t.Errorf("Run(interrupted) exit = %d (%v), stdout %.80q; want %d and no report", code, err, stdout.String(), command.ExitInterrupted)
 			}
 		})
+	}
+}
+
+// TestRunInterruptedInBootstrap: a signal while the intervals are computed, every record read,
+// stops the run there (exit 130, no report, no plot), as at a record: the resampling went on to
+// its end, the report and plot were written and the exit code was 0, or, with more resamples than
+// 10 s let it finish, the process was ended by the grace period ("still running 10s later").
+func TestRunInterruptedInBootstrap(t *testing.T) {
+	ctx, cancel := context.WithCancel(context.Background())
+	defer cancel()
+	plot := filepath.Join(t.TempDir(), "curve.svg")
+	var stdout, stderr bytes.Buffer
+	// The resampling of a million replicates takes seconds; the signal comes as it begins.
+	stdin := clitest.ThenAtEOF(strings.NewReader(judged), func() { time.AfterFunc(50*time.Millisecond, cancel) })
+	start := time.Now()
+	err := Run(ctx, []string{"qa-learncurve", "--bootstrap", "1000000", "--plot", plot}, stdin, &stdout, &stderr)
+	took := time.Since(start)
+	if code := command.ExitCode(err); code != command.ExitInterrupted || stdout.Len() > 0 {
+		t.Errorf("Run(interrupted in the bootstrap) exit = %d (%v) after %v, stdout %.80q; want %d and no report", code, err, took, stdout.String(), command.ExitInterrupted)
+	}
+	if _, err := os.Stat(plot); !errors.Is(err, fs.ErrNotExist) {
+		t.Errorf("--plot %s: %v; want no file", plot, err)
 	}
 }

@@ -228,7 +228,12 @@ func (e *emitter) warnEnd() (judges, replies string) {
 // counts as 0 (--errors-as-zero).
 func (e *emitter) summarize(f *command.Replacement, judges, replies string, stdout io.Writer) (zeroed int, err error) {
 	cfg := e.cfg
-	s := e.agg.summarize(cfg.reps, cfg.seed, cfg.level, e.bad, e.corpus)
+	// The intervals' resamples can take minutes: a signal meanwhile stops the run, the summary
+	// not written.
+	s, err := command.Compute(e.ctx, func() *Summary { return e.agg.summarize(cfg.reps, cfg.seed, cfg.level, e.bad, e.corpus) })
+	if err != nil {
+		return 0, err
+	}
 	if s.ErrorsAsZero {
 		zeroed = s.Errors - s.failedUnscored
 	}

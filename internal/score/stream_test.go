@@ -6,11 +6,13 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"io/fs"
 	"math/rand/v2"
 	"os"
 	"path/filepath"
 	"strings"
 	"testing"
+	"time"
 
 	"github.com/qapipe/qapipe/internal/clitest"
 	"github.com/qapipe/qapipe/internal/command"
@@ -362,5 +364,35 @@ func TestRecordsAsTheyCome(t *testing.T) {
 	out := clitest.RecordsAsTheyCome(t, Run, []string{"qa-score", "--metrics", "em"}, lines)
 	if n := strings.Count(out, `"scores":{"em":1}`); n != 3 {
 		t.Errorf("%d scored records, want 3:\n%s", n, out)
+	}
+}
+
+// TestInterruptedInSummary: a signal while the summary's intervals are computed, every record
+// written, stops the run there (exit 130, no --summary file), as a signal while records are
+// read does: the resampling went on to its end, the summary was written and the exit code was 0,
+// or, with more resamples than 10 s let it finish, the process was ended by the grace period
+// ("still running 10s later").
+func TestInterruptedInSummary(t *testing.T) {
+	ctx, cancel := context.WithCancel(context.Background())
+	defer cancel()
+	var in strings.Builder
+	for i := range 200 {
+		pred := "a"
+		if i%3 == 0 {
+			pred = "b"
+		}
+		fmt.Fprintf(&in, `{"schema":1,"id":"r%d","question":"q","answers":["a"],"prediction":{"text":%q}}`+"\n", i, pred)
+	}
+	summary := filepath.Join(t.TempDir(), "summary.json")
+	// A million resamples of 200 records take a second or more; the signal comes as they begin.
+	stdin := clitest.ThenAtEOF(strings.NewReader(in.String()), func() { time.AfterFunc(50*time.Millisecond, cancel) })
+	var out, errs bytes.Buffer
+	start := time.Now()
+	err := Run(ctx, []string{"qa-score", "--metrics", "em", "--bootstrap", "1000000", "--summary", summary}, stdin, &out, &errs)
+	if code := command.ExitCode(err); code != command.ExitInterrupted {
+		t.Errorf("Run(interrupted in the summary) exit = %d (%v) after %v, want %d", code, err, time.Since(start), command.ExitInterrupted)
+	}
+	if _, err := os.Stat(summary); !errors.Is(err, fs.ErrNotExist) {
+		t.Errorf("--summary %s: %v; want no file", summary, err)
 	}
 }
