@@ -3,9 +3,11 @@ package judge
 import (
 	"bytes"
 	"context"
+	"fmt"
 	"io"
 	"strings"
 	"testing"
+	"time"
 
 	"github.com/qapipe/qapipe/internal/clitest"
 	"github.com/qapipe/qapipe/internal/command"
@@ -45,5 +47,25 @@ func TestAgreeInterrupted(t *testing.T) {
 				t.Errorf("agree: interrupt.NoCallsName = %q, %v; want %q, true (no \"writing the records left\" at the signal)", name, ok, "qa-judge agree")
 			}
 		})
+	}
+}
+
+// TestAgreeInterruptedInBootstrap: a signal while the intervals are computed, every record read,
+// stops qa-judge agree there (exit 130, no report): the resampling went on to its end and the
+// report was printed with exit 0, or, with more resamples than 10 s let it finish, the process
+// was ended by the grace period ("still running 10s later").
+func TestAgreeInterruptedInBootstrap(t *testing.T) {
+	var in strings.Builder
+	for i := range 300 {
+		fmt.Fprintf(&in, `{"schema":1,"id":"r%d","question":"q","answers":["x"],"judgments":{"a":{"score":%d},"b":{"score":%d}}}`+"\n", i, i%2, i%3%2)
+	}
+	ctx, finish := interrupt.WithFinish(context.Background())
+	// A hundred thousand resamples of 300 records take seconds; the signal comes as they begin.
+	stdin := clitest.ThenAtEOF(strings.NewReader(in.String()), func() { time.AfterFunc(50*time.Millisecond, func() { finish() }) })
+	var stdout, stderr bytes.Buffer
+	start := time.Now()
+	err := Run(ctx, []string{"qa-judge", "agree", "--bootstrap", "100000"}, stdin, &stdout, &stderr)
+	if code := command.ExitCode(err); code != command.ExitInterrupted || stdout.Len() > 0 {
+		t.Errorf("agree (interrupted in the bootstrap) exit = %d (%v) after %v, stdout %.80q; want %d and no report", code, err, time.Since(start), stdout.String(), command.ExitInterrupted)
 	}
 }

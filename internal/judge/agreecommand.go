@@ -185,7 +185,8 @@ func flagsBeforeAgree(c *cli.Context) string {
 }
 
 // runAgree reads the judged records and prints the agreement. It makes no call, so a signal
-// (ctx) stops it at once, before the next record or before the report.
+// (ctx) stops it at once, before the next record, while the report is computed or before it is
+// printed.
 func runAgree(ctx context.Context, inputs []string, cfg agreeConfig, stdin io.Reader, stdout, stderr io.Writer) error {
 	interrupt.NoCalls(ctx, "qa-judge agree")
 	src := &command.Source{Args: inputs, Stdin: stdin, Stderr: stderr, Prog: "qa-judge agree", Strict: cfg.strict, MaxLine: cfg.maxLine}
@@ -197,7 +198,11 @@ func runAgree(ctx context.Context, inputs []string, cfg agreeConfig, stdin io.Re
 	if err != nil {
 		return err
 	}
-	rep := set.report(names, cfg, src.Bad)
+	// The intervals' resamples can take minutes: a signal meanwhile stops the run there.
+	rep, err := command.Compute(ctx, func() *agreeReport { return set.report(names, cfg, src.Bad) })
+	if err != nil {
+		return err
+	}
 	if err := rep.print(stdout, stderr); err != nil {
 		return err
 	}
