@@ -373,6 +373,7 @@ func TestRecordsAsTheyCome(t *testing.T) {
 // or, with more resamples than 10 s let it finish, the process was ended by the grace period
 // ("still running 10s later").
 func TestInterruptedInSummary(t *testing.T) {
+	t.Cleanup(command.WaitComputed) // the resamples left running end before the next test
 	ctx, cancel := context.WithCancel(context.Background())
 	defer cancel()
 	var in strings.Builder
@@ -384,11 +385,11 @@ func TestInterruptedInSummary(t *testing.T) {
 		fmt.Fprintf(&in, `{"schema":1,"id":"r%d","question":"q","answers":["a"],"prediction":{"text":%q}}`+"\n", i, pred)
 	}
 	summary := filepath.Join(t.TempDir(), "summary.json")
-	// A million resamples of 200 records take a second or more; the signal comes as they begin.
+	// Half a million resamples of 200 records take a good part of a second; the signal comes as they begin.
 	stdin := clitest.ThenAtEOF(strings.NewReader(in.String()), func() { time.AfterFunc(50*time.Millisecond, cancel) })
 	var out, errs bytes.Buffer
 	start := time.Now()
-	err := Run(ctx, []string{"qa-score", "--metrics", "em", "--bootstrap", "1000000", "--summary", summary}, stdin, &out, &errs)
+	err := Run(ctx, []string{"qa-score", "--metrics", "em", "--bootstrap", "500000", "--summary", summary}, stdin, &out, &errs)
 	if code := command.ExitCode(err); code != command.ExitInterrupted {
 		t.Errorf("Run(interrupted in the summary) exit = %d (%v) after %v, want %d", code, err, time.Since(start), command.ExitInterrupted)
 	}
