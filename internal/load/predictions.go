@@ -139,18 +139,15 @@ func jsonFault(name string, b []byte) error {
 	if !ok { // not reached: b's first value failed to decode
 		return fmt.Errorf("%s: invalid JSON", name)
 	}
-	what := "invalid JSON"
-	if se.Offset >= int64(len(b)) && strings.HasPrefix(se.Error(), "unexpected end") {
-		line, _ := lineColumn(b, int64(len(bytes.TrimRight(b, " \t\r\n")))-1)
-		return fmt.Errorf("%s:%d: %s: %v", name, line, what, se)
+	line, col, words, python := textfile.JSONSyntax(b, se)
+	if col == 0 {
+		return fmt.Errorf("%s:%d: invalid JSON: %s", name, line, words)
 	}
-	bad := max(se.Offset-1, 0) // Offset counts the bytes read, the bad one included
-	if len(bytes.TrimLeft(b, " \t\r\n")) == len(b)-int(bad) {
+	what := "invalid JSON"
+	if bad := max(se.Offset-1, 0); len(bytes.TrimLeft(b, " \t\r\n")) == len(b)-int(bad) {
 		what = "not a prediction file"
 	}
-	line, col := lineColumn(b, bad)
-	return fmt.Errorf("%s:%d: %s: %s at column %d%s", name, line, what, record.WholeCharacter(se.Error(), b, bad), col,
-		record.PythonConstant(b, bad))
+	return fmt.Errorf("%s:%d: %s: %s at column %d%s", name, line, what, words, col, python)
 }
 
 // lineColumn returns the line and the column (in bytes, from 1) of the byte at off in b.

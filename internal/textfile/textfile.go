@@ -451,12 +451,24 @@ func JSONError(name string, b []byte, err error) error {
 	if !ok {
 		return fmt.Errorf("%s: %s", name, record.DescribeDecodeError(err))
 	}
+	line, col, words, python := JSONSyntax(b, se)
+	if col == 0 {
+		return fmt.Errorf("%s:%d: %s", name, line, words)
+	}
+	return fmt.Errorf("%s:%d: %s at column %d%s", name, line, words, col, python)
+}
+
+// JSONSyntax places se, the syntax error of decoding b: the line of the byte at fault, its
+// column (in bytes, from 1), the decoder's words naming the whole character there, and what
+// Python meant where a constant of its own, NaN say, stands there (to follow the column). An end
+// cut short is placed at b's last line with text, with column 0 and the decoder's words alone.
+func JSONSyntax(b []byte, se *json.SyntaxError) (line, col int, words, python string) {
 	if se.Offset >= int64(len(b)) && strings.HasPrefix(se.Error(), "unexpected end") {
 		end := len(bytes.TrimRight(b, " \t\r\n"))
-		return fmt.Errorf("%s:%d: %v", name, bytes.Count(b[:end], []byte("\n"))+1, se)
+		return bytes.Count(b[:end], []byte("\n")) + 1, 0, se.Error(), ""
 	}
-	bad := max(se.Offset-1, 0) // Offset counts the bytes read, the bad one included
+	bad := min(max(se.Offset-1, 0), int64(len(b))) // Offset counts the bytes read, the bad one included
 	start := bytes.LastIndexByte(b[:bad], '\n') + 1
-	return fmt.Errorf("%s:%d: %s at column %d%s", name, bytes.Count(b[:bad], []byte("\n"))+1,
-		record.WholeCharacter(se.Error(), b, bad), int(bad)-start+1, record.PythonConstant(b, bad))
+	return bytes.Count(b[:bad], []byte("\n")) + 1, int(bad) - start + 1,
+		record.WholeCharacter(se.Error(), b, bad), record.PythonConstant(b, bad)
 }
