@@ -29,12 +29,17 @@ func TestMessagesOverProgressBar(t *testing.T) {
 	fmt.Fprintf(m, "qa-x: warning: one\n")
 	fmt.Fprint(m, "qa-x: two, ")
 	fmt.Fprint(m, "in pieces\n")
+	// Ended as a command ends it: a bar of unknown length redraws itself every 100 ms until it
+	// is finished, which would go on writing to the terminal after it is closed.
+	EndBar(m, bar)
 	closeTerminal(m)
 	got := shown()
 	want := clearLine + "qa-x: warning: one\r\n" + clearLine + "qa-x: two, in pieces\r\n"
 	drawn, _, _ := strings.Cut(got, "qa-x")
-	if !strings.HasPrefix(got, "\r|") || !strings.HasSuffix(drawn, clearLine) || !strings.HasSuffix(got, want) {
-		t.Errorf("the terminal shows %q, want the bar, then %q", got, want)
+	_, after, _ := strings.Cut(got, want)
+	if !strings.HasPrefix(got, "\r|") || !strings.HasSuffix(drawn, clearLine) || !strings.Contains(got, want) ||
+		!strings.HasSuffix(after, clearLine) || strings.Contains(after, "qa-x") {
+		t.Errorf("the terminal shows %q, want the bar, then %q, then the bar ended and erased", got, want)
 	}
 }
 
