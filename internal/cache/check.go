@@ -12,7 +12,6 @@ import (
 	"path/filepath"
 	"slices"
 	"strings"
-	"time"
 
 	"modernc.org/sqlite" // registers the "sqlite" driver; its Error carries the result code
 )
@@ -75,48 +74,18 @@ func Check(path string) error {
 	if err := canRead(path); err != nil {
 		return &FileError{Path: path, Err: fmt.Errorf("cannot be read: %w", err)}
 	}
-	if err := readLive(func() error { return oursImmutable(path) }); err != nil {
+	db, err := sql.Open("sqlite", fileURI(path)+"?mode=ro&immutable=1")
+	if err != nil {
+		return fmt.Errorf("cache %s: %w", path, err)
+	}
+	defer db.Close()
+	if err := ours(db); err != nil {
 		return fault(path, err)
 	}
 	if err := canWrite(path); err != nil {
 		return &FileError{Path: path, Err: fmt.Errorf("cannot be written: %w", err)}
 	}
 	return writableFolder(path) // where SQLite keeps the -wal journal beside the file
-}
-
-// oursImmutable is ours of the file at path, read as an immutable database (see Check).
-func oursImmutable(path string) error {
-	db, err := sql.Open("sqlite", fileURI(path)+"?mode=ro&immutable=1")
-	if err != nil {
-		return err
-	}
-	defer db.Close()
-	return ours(db)
-}
-
-// The reads of a file that runs may be writing meanwhile: a fault is believed when readTries
-// reads, readPause apart, find it.
-const (
-	readTries = 5
-	readPause = 20 * time.Millisecond
-)
-
-// readLive runs read, a read of the cache file that takes no lock (an immutable one), until it
-// succeeds or has failed readTries times, and returns its last error.
-//
-// Note: a read that takes no lock can meet a checkpoint of another run that writes the cache,
-// copying pages from the -wal journal into the file as they are read, and find the file
-// malformed where it is sound (make -j jobs sharing a cache, and a dry run or the extractive
-// baseline checking it): a damaged file is damaged at every read, and one that a checkpoint was
-// writing reads whole at the next.
-func readLive(read func() error) error {
-	var err error
-	for try := 1; ; try++ {
-		if err = read(); err == nil || try == readTries {
-			return err
-		}
-		time.Sleep(readPause)
-	}
 }
 
 // refused is Check's *FileError for the file at path, one that exists, when this process may

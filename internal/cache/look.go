@@ -13,7 +13,6 @@ import (
 	"os"
 	"path/filepath"
 	"sync"
-	"time"
 
 	"github.com/qapipe/qapipe/internal/english"
 	"github.com/qapipe/qapipe/internal/model"
@@ -67,7 +66,7 @@ func OpenLook(path string, guard Guard) (*Look, error) {
 	}
 	if wal, err := os.Stat(real + "-wal"); err == nil && wal.Size() > 0 {
 		mk := func() func() {
-			if l.tmp, err = copyWithJournal(real); err != nil || l.tmp == "" {
+			if l.tmp, err = copyWithJournal(real); err != nil {
 				return nil
 			}
 			dir := l.tmp
@@ -81,34 +80,24 @@ func OpenLook(path string, guard Guard) (*Look, error) {
 		if err != nil {
 			return nil, fmt.Errorf("cache %s: copy to read: %w", path, err)
 		}
-		if l.tmp != "" {
-			uri = fileURI(filepath.Join(l.tmp, "cache.sqlite")) + "?_pragma=query_only(1)"
+		uri = fileURI(filepath.Join(l.tmp, "cache.sqlite")) + "?_pragma=query_only(1)"
+	}
+	db, err := sql.Open("sqlite", uri)
+	if err == nil {
+		err = ours(db)
+	}
+	if err == nil {
+		l.db = db
+		err = db.QueryRow(`SELECT 1 FROM sqlite_master WHERE type = 'table' AND name = 'entries'`).Scan(new(int))
+		if errors.Is(err, sql.ErrNoRows) { // a database a run has not made its table in yet
+			db.Close()
+			l.db, err = nil, nil
 		}
 	}
-	// The file itself, read with no lock, may be met as a run's checkpoint writes it (see
-	// readLive).
-	err = readLive(func() error {
-		db, err := sql.Open("sqlite", uri)
-		if err == nil {
-			err = ours(db)
-		}
-		if err == nil {
-			err = db.QueryRow(`SELECT 1 FROM sqlite_master WHERE type = 'table' AND name = 'entries'`).Scan(new(int))
-			if errors.Is(err, sql.ErrNoRows) { // a database a run has not made its table in yet
-				db.Close()
-				return nil
-			}
-		}
-		if err != nil {
-			if db != nil {
-				db.Close()
-			}
-			return err
-		}
-		l.db = db
-		return nil
-	})
 	if err != nil {
+		if db != nil {
+			db.Close()
+		}
 		l.removeCopy()
 		return nil, fault(path, err)
 	}
@@ -116,64 +105,20 @@ func OpenLook(path string, guard Guard) (*Look, error) {
 }
 
 // copyWithJournal copies the file at path and its -wal journal into a new temporary folder, as
-// cache.sqlite and cache.sqlite-wal, and returns the folder; none ("") when the file has no
-// journal by then (its last connection closed it, copying it into the file): the file is then
-// read itself.
-//
-// Note: runs may write the file while it is copied (make -j jobs sharing a cache), and their
-// checkpoints copy pages from the journal into the file. The file is copied first, then the
-// journal, so that the copy is one state of the cache all the same: a checkpoint writes into the
-// file only pages of transactions in the journal before it began, which the journal, copied
-// after, holds too, and its pages are read over the file's; a transaction cut short at its end
-// is left out, as SQLite leaves it out after a crash. The journal only grows, but for when it
-// begins anew (once a checkpoint has copied all of it) and its pages are written over: the salts
-// in its header change then, so a copy during which the header changed is made again (up to
-// readTries copies; the last is read as it is, and Answers counts the entries it cannot read).
+// cache.sqlite and cache.sqlite-wal, and returns the folder. A run that writes the file while it
+// is copied may leave the copy without its newest replies, or with parts that cannot be read
+// (Answers counts them for Warning).
 func copyWithJournal(path string) (dir string, err error) {
-	for try := 1; ; try++ {
-		before, err := journalHeader(path)
-		if errors.Is(err, fs.ErrNotExist) {
-			return "", nil
-		} else if err != nil {
-			return "", err
-		}
-		if dir, err = os.MkdirTemp("", "qapipe-look-*"); err != nil {
-			return "", err
-		}
-		for _, suffix := range []string{"", "-wal"} {
-			if err = copyFile(path+suffix, filepath.Join(dir, "cache.sqlite"+suffix)); err != nil {
-				break
-			}
-		}
-		after, herr := journalHeader(path)
-		switch {
-		case errors.Is(err, fs.ErrNotExist) || errors.Is(herr, fs.ErrNotExist):
-			os.RemoveAll(dir) // the journal went meanwhile: read the file
-			return "", nil
-		case err != nil:
+	if dir, err = os.MkdirTemp("", "qapipe-look-*"); err != nil {
+		return "", err
+	}
+	for _, suffix := range []string{"-wal", ""} {
+		if err = copyFile(path+suffix, filepath.Join(dir, "cache.sqlite"+suffix)); err != nil {
 			os.RemoveAll(dir)
 			return "", err
-		case herr == nil && before == after || try == readTries:
-			return dir, nil
 		}
-		os.RemoveAll(dir)
-		time.Sleep(readPause)
 	}
-}
-
-// journalHeader returns the header of the -wal journal of the file at path: its first 32 bytes,
-// which hold the salts that change when it begins anew.
-func journalHeader(path string) (h [32]byte, err error) {
-	f, err := os.Open(path + "-wal")
-	if err != nil {
-		return h, err
-	}
-	defer f.Close()
-	_, err = io.ReadFull(f, h[:])
-	if errors.Is(err, io.ErrUnexpectedEOF) || errors.Is(err, io.EOF) {
-		err = nil // a journal made, with no page yet: its header is all zeros to the copy too
-	}
-	return h, err
+	return dir, nil
 }
 
 // copyFile copies the file from to a new file to.
