@@ -202,6 +202,17 @@ func (s *Summary) factsWarning() string {
 		strings.Join(names, ", "), english.Count(n, "record", "records"), english.Count(s.factsUnpredicted, "more record has", "more records have"), n+s.factsUnpredicted)
 }
 
+// scoredOf returns the metrics of names, in their order, that the overall group has a figure of.
+func (s *Summary) scoredOf(names []string) []string {
+	var scored []string
+	for _, name := range names {
+		if s.Overall.Metrics[name] != nil {
+			scored = append(scored, name)
+		}
+	}
+	return scored
+}
+
 // answerWarning says, when records have a prediction of HotpotQA's supporting facts alone (its
 // official file gave their "sp" and no "answer") and an answer metric hotpot_evaluate_v1.py
 // scores is selected, that those leave the records out, where the script counts them 0
@@ -210,12 +221,7 @@ func (s *Summary) answerWarning() string {
 	if s.answerUnpredicted == 0 || s.Overall == nil {
 		return ""
 	}
-	var names []string
-	for _, name := range []string{"em", "f1", "hotpot_em", "hotpot_f1", "hotpot_prec", "hotpot_recall", "joint_em", "joint_f1", "joint_prec", "joint_recall"} {
-		if s.Overall.Metrics[name] != nil {
-			names = append(names, name)
-		}
-	}
+	names := s.scoredOf([]string{"em", "f1", "hotpot_em", "hotpot_f1", "hotpot_prec", "hotpot_recall", "joint_em", "joint_f1", "joint_prec", "joint_recall"})
 	if len(names) == 0 {
 		return ""
 	}
@@ -231,12 +237,7 @@ func (s *Summary) chineseLatinWarning() string {
 	if s.chineseLatin == 0 || s.Overall == nil {
 		return ""
 	}
-	var names []string
-	for _, name := range latinMetrics {
-		if s.Overall.Metrics[name] != nil {
-			names = append(names, name)
-		}
-	}
+	names := s.scoredOf(latinMetrics)
 	return fmt.Sprintf("%s scored by %s, which read English: rouge-score drops every character that is not ASCII (Chinese text alone scores 0), and BLEU, METEOR and SQuAD's and HotpotQA's F1 split words at white space alone; cmrc_em and cmrc_f1 are the Chinese records' metrics",
 		english.Count(s.chineseLatin, "Chinese record (lang zh) was", "Chinese records (lang zh) were"), english.List(names))
 }
@@ -259,12 +260,7 @@ func (s *Summary) unreadGoldWarning() string {
 	if s.unreadGold == 0 || s.Overall == nil {
 		return ""
 	}
-	var names []string
-	for _, name := range rougeMetrics {
-		if s.Overall.Metrics[name] != nil {
-			names = append(names, name)
-		}
-	}
+	names := s.scoredOf(rougeMetrics)
 	return fmt.Sprintf("%s no ASCII letter or digit in %s gold answers, all that rouge-score's tokenizer keeps (Japanese, Korean or Cyrillic text alone scores 0), so %s scored %s 0 whatever the prediction",
 		english.Count(s.unreadGold, "record has", "records have"), english.Form(s.unreadGold, "its", "their"), english.List(names), english.Form(s.unreadGold, "it", "them"))
 }
