@@ -38,13 +38,7 @@ func TestMapKeepsOrderAndBound(t *testing.T) {
 				delays[i] = time.Duration(rnd.IntN(300)) * time.Microsecond
 			}
 			err := Map(context.Background(), opts, ints(200), func(_ context.Context, i int) (int, error) {
-				cur := inflight.Add(1)
-				for {
-					p := peak.Load()
-					if cur <= p || peak.CompareAndSwap(p, cur) {
-						break
-					}
-				}
+				raise(&peak, inflight.Add(1))
 				time.Sleep(delays[i])
 				inflight.Add(-1)
 				return i * 10, nil
@@ -336,5 +330,16 @@ func TestMapSlotHeldThroughSink(t *testing.T) {
 	}
 	if atSink != 4 {
 		t.Errorf("items accepted while the sink held item 0 = %d, want 4", atSink)
+	}
+}
+
+// raise sets peak to n when n is more: the most calls in flight at once, kept by calls that run
+// concurrently.
+func raise(peak *atomic.Int64, n int64) {
+	for {
+		p := peak.Load()
+		if n <= p || peak.CompareAndSwap(p, n) {
+			return
+		}
 	}
 }

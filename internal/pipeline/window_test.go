@@ -38,13 +38,7 @@ func TestMapStalledItemKeepsOthersInFlight(t *testing.T) {
 			var timedOut atomic.Bool
 			var finishedAtTimeout atomic.Int64
 			err := Map(context.Background(), opts, ints(200), func(_ context.Context, i int) (int, error) {
-				cur := inflight.Add(1)
-				for {
-					p := peak.Load()
-					if cur <= p || peak.CompareAndSwap(p, cur) {
-						break
-					}
-				}
+				raise(&peak, inflight.Add(1))
 				defer inflight.Add(-1)
 				if i == 0 {
 					select {
