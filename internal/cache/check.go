@@ -56,7 +56,9 @@ func (e *FileError) FileFault() (path string, err error) { return e.Path, e.Err 
 //
 // Note: the file is read as an immutable, read-only database, which takes no lock and makes no
 // -wal or -shm file beside it; a cache another run has open may keep its newest pages in its
-// -wal, unread, but a run writes only a cache's own table there. Whether the file can be written
+// -wal, unread, but a run writes only a cache's own table there. A file that reads as faulty so
+// is read again as readSound says: while another run has it open, as a reader of the cache, which
+// writes its read marks in the -shm index beside it, and nothing else. Whether the file can be written
 // is asked of the system (access(2)), where there is such a call: opening it for writing, and
 // closing it, would drop the locks an SQLite connection of this process holds on it (POSIX
 // locks are the process's, per file). Whether its folder can be written is asked of the
@@ -74,18 +76,67 @@ func Check(path string) error {
 	if err := canRead(path); err != nil {
 		return &FileError{Path: path, Err: fmt.Errorf("cannot be read: %w", err)}
 	}
-	db, err := sql.Open("sqlite", fileURI(path)+"?mode=ro&immutable=1")
+	err := readSound(path, func(uri string) error {
+		db, err := sql.Open("sqlite", uri)
+		if err != nil {
+			return err
+		}
+		defer db.Close()
+		return ours(db)
+	})
 	if err != nil {
-		return fmt.Errorf("cache %s: %w", path, err)
-	}
-	defer db.Close()
-	if err := ours(db); err != nil {
 		return fault(path, err)
 	}
 	if err := canWrite(path); err != nil {
 		return &FileError{Path: path, Err: fmt.Errorf("cannot be written: %w", err)}
 	}
 	return writableFolder(path) // where SQLite keeps the -wal journal beside the file
+}
+
+// readSound runs read on the SQLite URI of the file at path read as immutable (see Check) and,
+// when that fails, as readSound's note says, and returns the error of the read it believes.
+//
+// Note: a read that takes no lock can meet the file as a checkpoint of another run writing the
+// cache copies pages from the -wal journal into it (make -j jobs sharing a cache, and a dry run
+// or the extractive baseline checking it), and find the sound file malformed, or no database.
+// While a run has the file open, it has the -wal journal and its -shm index beside it; then a
+// failed read is made again as a reader that takes SQLite's locks (read-only, with a busy
+// timeout), which reads the journal's pages over the file's, and its answer is the one believed:
+// such a read writes its read marks in the -shm index, as every reader of the cache does, and
+// nothing else. With no journal, no checkpoint runs; the read is made again with no lock, in case
+// the last run closed the file meanwhile, its checkpoint done. A damaged file fails every read.
+func readSound(path string, read func(uri string) error) error {
+	immutable := fileURI(path) + "?mode=ro&immutable=1"
+	err := read(immutable)
+	for try := 0; err != nil && try < 3; try++ {
+		if journaled(path) {
+			return read(lockedURI(path))
+		}
+		err = read(immutable)
+	}
+	return err
+}
+
+// lockedURI is the SQLite URI of the file at path read as a reader of the cache that takes
+// SQLite's locks and reads the -wal journal, writing nothing but its read marks in the -shm index.
+func lockedURI(path string) string {
+	return fmt.Sprintf("%s?mode=ro&_pragma=busy_timeout(%d)", fileURI(path), BusyTimeout.Milliseconds())
+}
+
+// journaled reports whether the file at path has the -wal journal and -shm index that SQLite
+// keeps beside a database in WAL mode while a connection has it open (or had, when a process was
+// killed), beside the file a link names.
+func journaled(path string) bool {
+	real, err := filepath.EvalSymlinks(path)
+	if err != nil {
+		return false
+	}
+	for _, suffix := range []string{"-wal", "-shm"} {
+		if st, err := os.Stat(real + suffix); err != nil || !st.Mode().IsRegular() {
+			return false
+		}
+	}
+	return true
 }
 
 // refused is Check's *FileError for the file at path, one that exists, when this process may

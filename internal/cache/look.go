@@ -26,7 +26,10 @@ import (
 // instead, which takes no lock and makes no file; but an immutable read leaves out the -wal
 // journal, which holds the replies of a run that is killed (kill -9) or still going, not yet
 // copied into the file. When the file has a journal, it and the file are copied to a folder of
-// the system's temporary files, and the copy read (and removed on Close).
+// the system's temporary files, and the copy read (and removed on Close). Runs writing the file
+// meanwhile can keep the copy from holding one state of the cache (see copyWithJournal), or the
+// immutable read from finding the file whole (see readSound): the file is then read with SQLite's
+// locks, as a reader of the cache, which writes its read marks in the -shm index that is there.
 type Look struct {
 	db   *sql.DB // nil for a file without entries
 	path string
@@ -59,14 +62,14 @@ func OpenLook(path string, guard Guard) (*Look, error) {
 	case st.Size() == 0:
 		return l, nil
 	}
-	uri := fileURI(path) + "?mode=ro&immutable=1"
 	real, err := filepath.EvalSymlinks(path) // SQLite keeps the -wal beside the file a link names
 	if err != nil {
 		return nil, &FileError{Path: path, Err: err}
 	}
+	copied, settled := false, true
 	if wal, err := os.Stat(real + "-wal"); err == nil && wal.Size() > 0 {
 		mk := func() func() {
-			if l.tmp, err = copyWithJournal(real); err != nil {
+			if l.tmp, err = copyWithJournal(real, copyFile); err != nil || l.tmp == "" {
 				return nil
 			}
 			dir := l.tmp
@@ -77,22 +80,40 @@ func OpenLook(path string, guard Guard) (*Look, error) {
 		} else {
 			mk()
 		}
-		if err != nil {
+		switch {
+		case errors.Is(err, errUnsettled):
+			settled = false
+		case err != nil:
 			return nil, fmt.Errorf("cache %s: copy to read: %w", path, err)
+		default:
+			copied = l.tmp != "" // else the journal went meanwhile: the file is read itself
 		}
-		uri = fileURI(filepath.Join(l.tmp, "cache.sqlite")) + "?_pragma=query_only(1)"
 	}
-	db, err := sql.Open("sqlite", uri)
-	if err == nil {
-		err = ours(db)
-	}
-	if err == nil {
-		l.db = db
-		err = db.QueryRow(`SELECT 1 FROM sqlite_master WHERE type = 'table' AND name = 'entries'`).Scan(new(int))
-		if errors.Is(err, sql.ErrNoRows) { // a database a run has not made its table in yet
+	var db *sql.DB
+	open := func(uri string) error {
+		if db != nil {
 			db.Close()
-			l.db, err = nil, nil
 		}
+		var err error
+		if db, err = sql.Open("sqlite", uri); err == nil {
+			err = ours(db)
+		}
+		if err == nil {
+			err = db.QueryRow(`SELECT 1 FROM sqlite_master WHERE type = 'table' AND name = 'entries'`).Scan(new(int))
+			if errors.Is(err, sql.ErrNoRows) { // a database a run has not made its table in yet
+				db.Close()
+				db, err = nil, nil
+			}
+		}
+		return err
+	}
+	switch {
+	case copied:
+		err = open(fileURI(filepath.Join(l.tmp, "cache.sqlite")) + "?_pragma=query_only(1)")
+	case !settled: // the file is read in place, with SQLite's locks, as a reader of the cache
+		err = open(lockedURI(path))
+	default:
+		err = readSound(path, open)
 	}
 	if err != nil {
 		if db != nil {
@@ -101,24 +122,73 @@ func OpenLook(path string, guard Guard) (*Look, error) {
 		l.removeCopy()
 		return nil, fault(path, err)
 	}
+	l.db = db
 	return l, nil
 }
 
+// errUnsettled is copyWithJournal's error when the -wal journal began anew during every copy.
+var errUnsettled = errors.New("the journal began anew during every copy")
+
 // copyWithJournal copies the file at path and its -wal journal into a new temporary folder, as
-// cache.sqlite and cache.sqlite-wal, and returns the folder. A run that writes the file while it
-// is copied may leave the copy without its newest replies, or with parts that cannot be read
-// (Answers counts them for Warning).
-func copyWithJournal(path string) (dir string, err error) {
-	if dir, err = os.MkdirTemp("", "qapipe-look-*"); err != nil {
-		return "", err
-	}
-	for _, suffix := range []string{"-wal", ""} {
-		if err = copyFile(path+suffix, filepath.Join(dir, "cache.sqlite"+suffix)); err != nil {
-			os.RemoveAll(dir)
+// cache.sqlite and cache.sqlite-wal, and returns the folder; none ("") when the file has no
+// journal by then (its last connection closed it, copying it into the file): the file is then
+// read itself.
+//
+// Note: runs may write the file while it is copied (make -j jobs sharing a cache), and their
+// checkpoints copy pages from the journal into the file. The file is copied first, then the
+// journal, so that the copy holds one state of the cache all the same: a checkpoint writes into
+// the file only pages of transactions the journal holds, which the journal, copied after, holds
+// still, and SQLite reads its pages over the file's; a transaction cut short at the journal's end
+// is left out, as SQLite leaves it out after a crash. The journal only grows, but for when it
+// begins anew (once a checkpoint has copied all of it) and its pages are written over: the salts
+// in its header change then, so a copy during which the header changed is made again, up to
+// three times, and errUnsettled returned after (the file is then read in place). copy copies a
+// file (copyFile).
+func copyWithJournal(path string, copy func(from, to string) error) (dir string, err error) {
+	for range 3 {
+		before, err := journalHeader(path)
+		if errors.Is(err, fs.ErrNotExist) {
+			return "", nil
+		} else if err != nil {
 			return "", err
 		}
+		if dir, err = os.MkdirTemp("", "qapipe-look-*"); err != nil {
+			return "", err
+		}
+		for _, suffix := range []string{"", "-wal"} {
+			if err = copy(path+suffix, filepath.Join(dir, "cache.sqlite"+suffix)); err != nil {
+				break
+			}
+		}
+		after, herr := journalHeader(path)
+		switch {
+		case errors.Is(err, fs.ErrNotExist) || errors.Is(herr, fs.ErrNotExist):
+			os.RemoveAll(dir) // the journal went meanwhile: read the file
+			return "", nil
+		case err != nil:
+			os.RemoveAll(dir)
+			return "", err
+		case herr == nil && before == after:
+			return dir, nil
+		}
+		os.RemoveAll(dir)
 	}
-	return dir, nil
+	return "", errUnsettled
+}
+
+// journalHeader returns the header of the -wal journal of the file at path: its first 32 bytes,
+// which hold the salts that change when it begins anew.
+func journalHeader(path string) (h [32]byte, err error) {
+	f, err := os.Open(path + "-wal")
+	if err != nil {
+		return h, err
+	}
+	defer f.Close()
+	_, err = io.ReadFull(f, h[:])
+	if errors.Is(err, io.ErrUnexpectedEOF) || errors.Is(err, io.EOF) {
+		err = nil // a journal made, with no page yet (or cut back): all zeros, or what it has
+	}
+	return h, err
 }
 
 // copyFile copies the file from to a new file to.
