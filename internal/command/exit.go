@@ -8,6 +8,7 @@ import (
 	"io"
 
 	"github.com/qapipe/qapipe/internal/english"
+	"github.com/qapipe/qapipe/internal/interrupt"
 )
 
 // Exit codes shared by every command.
@@ -151,6 +152,21 @@ func Interruption(err error, written, finished int) error {
 		return &Interrupted{Written: written, Unwritten: finished - written}
 	}
 	return err
+}
+
+// Abandoned returns how the summary of a run that read records and finished some of them, ending
+// with err, counts them once its calls in flight were abandoned (a second signal, or the finishing
+// grace passing): "12 records read, 2 finished", the records read but not finished being neither
+// written nor counted in the rest of the summary. It returns "" for any other end: a run that
+// finished (interrupt.ErrInterrupted included) finished every record it read.
+//
+// Note: qa-predict alone said it, in words of its own; qa-judge's summary then counted the
+// records judged alone, which read as the whole input.
+func Abandoned(err error, read, finished int) string {
+	if !errors.Is(err, context.Canceled) || errors.Is(err, interrupt.ErrInterrupted) || read <= finished {
+		return ""
+	}
+	return fmt.Sprintf("%s read, %d finished", english.Count(read, "record", "records"), finished)
 }
 
 // ProgError is an error that Report prints after Prog instead of the command's name: a

@@ -814,6 +814,28 @@ func TestInterruption(t *testing.T) {
 	}
 }
 
+// TestAbandoned: a run whose calls in flight were abandoned counts the records read and those
+// finished; one that finished (asked to, or not interrupted) or failed otherwise counts nothing.
+func TestAbandoned(t *testing.T) {
+	for _, tc := range []struct {
+		err            error
+		read, finished int
+		want           string
+	}{
+		{context.Canceled, 12, 2, "12 records read, 2 finished"},
+		{&Interrupted{Written: 2, Unwritten: 1}, 9, 3, "9 records read, 3 finished"},
+		{fmt.Errorf("judge: %w", context.Canceled), 1, 0, "1 record read, 0 finished"},
+		{context.Canceled, 5, 5, ""},
+		{interrupt.ErrInterrupted, 12, 5, ""},
+		{errors.New("boom"), 12, 2, ""},
+		{nil, 12, 2, ""},
+	} {
+		if got := Abandoned(tc.err, tc.read, tc.finished); got != tc.want {
+			t.Errorf("Abandoned(%v, %d, %d) = %q, want %q", tc.err, tc.read, tc.finished, got, tc.want)
+		}
+	}
+}
+
 // TestSourceErr: the error of a run with bad lines says how many, in the singular for one.
 func TestSourceErr(t *testing.T) {
 	for _, tc := range []struct {

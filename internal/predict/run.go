@@ -49,9 +49,7 @@ func (a *app) run(ctx context.Context, c *cli.Context) error {
 	})
 	a.tally.mu.Lock()
 	err = command.Interruption(err, written, a.tally.records)
-	if errors.Is(err, context.Canceled) && !errors.Is(err, interrupt.ErrInterrupted) && read > a.tally.records {
-		a.tally.read = read // calls abandoned: the summary says how many were read, not only finished
-	}
+	a.tally.abandoned = command.Abandoned(err, read, a.tally.records) // the summary counts the records read, not only finished
 	a.tally.mu.Unlock()
 	if ferr := out.Flush(); err == nil && ferr != nil {
 		err = ferr // "write /dev/stdout: …", as when a write before the end fails

@@ -19,9 +19,9 @@ import (
 type tally struct {
 	mu      sync.Mutex
 	records int // records finished: predicted, passed through or failed
-	// read is how many records the run read, set when it abandoned calls in flight (a second
-	// signal), after which fewer were finished than read; 0 otherwise.
-	read      int
+	// abandoned counts the records read and finished when the run abandoned calls in flight (a
+	// second signal), after which fewer were finished than read (command.Abandoned); "" otherwise.
+	abandoned string
 	predicted int
 	cached    int
 	passed    int
@@ -280,9 +280,8 @@ func (t *tally) line() string {
 		verdicts = fmt.Sprintf(", %d with a failed verdict", t.verdicts)
 	}
 	records := english.Count(t.records, "record", "records")
-	if t.read > 0 {
-		// Abandoned: the records not finished are not counted below, nor written.
-		records = fmt.Sprintf("%s read, %d finished", english.Count(t.read, "record", "records"), t.records)
+	if t.abandoned != "" {
+		records = t.abandoned // the records not finished are not counted below, nor written
 	}
 	s := fmt.Sprintf("%s: %d predicted (%d cached%s), %d passed through%s, %s%s; tokens %d in, %d out; %s",
 		records, t.predicted, t.cached, verdicts, t.passed, carried,
