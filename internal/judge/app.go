@@ -83,8 +83,16 @@ func run(ctx context.Context, cfg *config, stdin io.Reader, stdout, stderr io.Wr
 		fails.Wrote(rec)
 		return out.Write(rec)
 	}
-	err := pipeline.Map(ctx, opts, cfg.source(src, fails), work, sink)
+	read, each := 0, cfg.source(src, fails)
+	counted := func(yield func(*record.Record) error) error {
+		return each(func(rec *record.Record) error {
+			read++
+			return yield(rec)
+		})
+	}
+	err := pipeline.Map(ctx, opts, counted, work, sink)
 	err = command.Interruption(err, written, int(finished.Load()))
+	t.abandoned = command.Abandoned(err, read, int(finished.Load())) // the summary counts the records read, not only finished
 	if ferr := out.Flush(); ferr != nil && err == nil {
 		err = ferr // "write /dev/stdout: …", as when a write before the end fails
 	}

@@ -39,6 +39,10 @@ type tally struct {
 	cost       model.Dollars
 	cachedCost model.Dollars  // the part of cost the cache served
 	unpriced   map[string]int // judgments with token usage but no price, by model
+
+	// abandoned counts the records read and finished when the run abandoned calls in flight (a
+	// second signal), after which fewer were finished than read (command.Abandoned); "" otherwise.
+	abandoned string
 }
 
 // spend adds jg's usage and cost (as qa-predict's tally does for predictions).
@@ -176,8 +180,12 @@ func summarize(w io.Writer, name string, t *tally, noUsage int64) {
 		carried = fmt.Sprintf(" (%d failed: --retry-errors judges %s again)", n, english.Form(int(n), "it", "them"))
 	}
 	notCalled := command.NotCalledNote(int(t.notCalled.Load()), int(t.failed.Load())) + t.stopped.Note(int(t.failed.Load()))
-	fmt.Fprintf(w, "qa-judge: %s: %d judged (%d by rule, %d from cache), %d skipped, %d already judged%s; of the judged, %d unparsable, %d failed%s",
-		name, t.judged.Load(), t.rule.Load(), t.cached.Load(), t.skipped.Load(), t.already.Load(), carried, t.unparsable.Load(), t.failed.Load(), notCalled)
+	read := "" // abandoned: the records not finished are not counted below, nor written
+	if t.abandoned != "" {
+		read = t.abandoned + ": "
+	}
+	fmt.Fprintf(w, "qa-judge: %s: %s%d judged (%d by rule, %d from cache), %d skipped, %d already judged%s; of the judged, %d unparsable, %d failed%s",
+		name, read, t.judged.Load(), t.rule.Load(), t.cached.Load(), t.skipped.Load(), t.already.Load(), carried, t.unparsable.Load(), t.failed.Load(), notCalled)
 	if !t.usage.IsZero() || t.cost.Sign() > 0 {
 		fmt.Fprintf(w, "; tokens %d in, %d out; %s", t.usage.InputTokens, t.usage.OutputTokens, command.CostNote(t.cost.Float64(), t.cachedCost.Float64()))
 		if len(models) > 0 {
