@@ -190,11 +190,21 @@ func (p *RecordProgress) Finish() {
 // for the bar of another stage of the pipeline (barLine). A newline written
 // through stderr would not do: on a terminal each message line first erases the line (Stderr),
 // so it erased the finished bar and left an empty line behind, one for every stage of a pipeline.
-// A nil bar writes nothing.
+// A bar ended partway (an interrupted run, a failed one) is erased as it stands, not first drawn
+// complete. A nil bar writes nothing.
+//
+// Note: the bar's Finish drew it at 100% (and all the records or bytes counted) for a moment
+// before the erase, as if an interrupted run had done them all. Its Exit draws nothing, but a bar
+// of unknown length (stdin) then went on redrawing itself every 100 ms, its spinner's goroutine
+// stopping at Finish alone; so Finish is kept, told to clear rather than draw the bar it
+// completes (a bar that had come to its end was drawn complete by its last Add, and stays so).
+// OptionClearOnFinish is set here and not at the start, where it would erase a bar of bytes as
+// soon as the last byte was read, while the records were still being worked on.
 func EndBar(stderr io.Writer, bar *progressbar.ProgressBar) {
 	if bar == nil {
 		return
 	}
+	progressbar.OptionClearOnFinish()(bar)
 	bar.Finish()                                 //nolint:errcheck // a terminal's courtesy
 	io.WriteString(barWriter(stderr), clearLine) //nolint:errcheck // a terminal's courtesy
 	releaseBarLine(stderr)

@@ -2,9 +2,11 @@ package command_test
 
 import (
 	"fmt"
+	"os"
 	"regexp"
 	"strings"
 	"testing"
+	"time"
 
 	"github.com/qapipe/qapipe/internal/clitest"
 	"github.com/qapipe/qapipe/internal/command"
@@ -32,6 +34,59 @@ func TestProgressOnTerminal(t *testing.T) {
 		if !strings.Contains(got, want) {
 			t.Errorf("the terminal shows %q, want %q in it", got, want)
 		}
+	}
+}
+
+// TestBarEndedPartway: a run interrupted partway ends its bar where it stood: the line is erased
+// without the bar first drawn complete, which showed "100%" (and a count of all the records or
+// bytes) for a moment, as if the run had done them all. The bar of unknown length (stdin) stops
+// redrawing itself, too.
+func TestBarEndedPartway(t *testing.T) {
+	file := clitest.TempFile(t, "in.jsonl", []byte("{}\n{}\n{}\n"))
+	for _, tc := range []struct {
+		name      string
+		end       func(tty *os.File)
+		drawn     string   // in the bar drawn before the interruption
+		completed []string // in a bar drawn complete
+	}{
+		{"records", func(tty *os.File) {
+			p := command.NewRecordProgress(tty, nil, "qa-x", []string{file}, false, nil)
+			p.Add()
+			p.Finish()
+		}, "(1/3, ", []string{"100%", "(3/3, "}},
+		{"bytes", func(tty *os.File) {
+			bar := command.ByteProgress(tty, nil, []string{file})
+			bar.Write([]byte("{}\n")) //nolint:errcheck // a terminal
+			command.EndBar(tty, bar)
+		}, "( 3/ 9 B, ", []string{"100%", "( 9/ 9 B, "}},
+		{"stdin", func(tty *os.File) {
+			bar := command.ByteProgress(tty, nil, []string{"-"})
+			bar.Write([]byte("{}\n")) //nolint:errcheck // a terminal
+			command.EndBar(tty, bar)
+			time.Sleep(300 * time.Millisecond) // a bar that still redrew itself would, every 100 ms
+		}, "( 3 B, ", nil},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			tty, done := clitest.Terminal(t)
+			tc.end(tty)
+			got := done()
+			i := strings.LastIndex(got, tc.drawn)
+			if i < 0 {
+				t.Fatalf("the terminal shows %q, want the bar drawn partway, with %q", got, tc.drawn)
+			}
+			for _, c := range tc.completed {
+				if strings.Contains(got, c) {
+					t.Errorf("the terminal shows %q, want no bar drawn complete (%q) after the interruption", got, c)
+				}
+			}
+			// After the last frame drawn partway, only erasures: spaces, carriage returns and
+			// the erase of the line.
+			after := got[i:]
+			after = after[strings.IndexByte(after, '\r')+1:]
+			if rest := strings.NewReplacer("\r", "", " ", "", "\x1b[K", "").Replace(after); rest != "" || !strings.HasSuffix(got, "\r\x1b[K") {
+				t.Errorf("the terminal shows %q, want only erasures after the bar drawn partway, the line erased last, not %q", got, rest)
+			}
+		})
 	}
 }
 
