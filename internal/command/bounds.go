@@ -149,7 +149,7 @@ func Concurrency(c *cli.Context, name string) (int, error) {
 }
 
 // NotNegative returns a usage error naming the first of the flags names (int, int64, float64 or
-// duration flags) whose value is negative, or NaN: strconv reads "NaN", and a NaN --max-cost or
+// duration flags) whose value is negative, and that value, or NaN: strconv reads "NaN", and a NaN --max-cost or
 // --temperature passes every comparison, so it would turn the budget off or reach the provider.
 func NotNegative(c *cli.Context, names ...string) error {
 	for _, n := range names {
@@ -169,11 +169,8 @@ func NotNegative(c *cli.Context, names ...string) error {
 		default:
 			panic(fmt.Sprintf("NotNegative: flag --%s holds a %T", n, v))
 		}
-		if negative {
-			if from := fromEnv(c, n); from != "" { // the value shown, as no one typed it
-				return Usagef("--%s: must not be negative, got %v%s", n, c.Value(n), from)
-			}
-			return Usagef("--%s: must not be negative", n)
+		if negative { // the value shown, as other bad values are, and where it came from
+			return Usagef("--%s: must not be negative, got %v%s", n, c.Value(n), fromEnv(c, n))
 		}
 	}
 	return nil

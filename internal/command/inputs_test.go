@@ -409,11 +409,11 @@ func TestNotNegative(t *testing.T) {
 	}{
 		{nil, ""},
 		{[]string{"--n", "0", "--f", "0", "--d", "0s", "--i", "0"}, ""},
-		{[]string{"--n", "-1"}, "--n: must not be negative"},
-		{[]string{"--f", "-0.5"}, "--f: must not be negative"},
+		{[]string{"--n", "-1"}, "--n: must not be negative, got -1"},
+		{[]string{"--f", "-0.5"}, "--f: must not be negative, got -0.5"},
 		{[]string{"--f", "NaN"}, "--f: want a number, got NaN"},
-		{[]string{"--d", "-1ms"}, "--d: must not be negative"},
-		{[]string{"--i", "-7", "--n", "-1"}, "--n: must not be negative"}, // the first named
+		{[]string{"--d", "-1ms"}, "--d: must not be negative, got -1ms"},
+		{[]string{"--i", "-7", "--n", "-1"}, "--n: must not be negative, got -1"}, // the first named
 	} {
 		var got error
 		app := &cli.App{
@@ -1029,8 +1029,8 @@ func TestTemperature(t *testing.T) {
 		{[]string{"--t", "1.5"}, 1, true, "--t: want a number from 0 to 1 for anthropic, got 1.5"},
 		{[]string{"--t", "1.5"}, 0, false, "1.5"},
 		{[]string{"--t", "7"}, 0, false, "7"},
-		{[]string{"--t", "-0.5"}, 0, false, "--t: must not be negative"},
-		{[]string{"--t", "-0.5"}, 1, true, "--t: must not be negative"},
+		{[]string{"--t", "-0.5"}, 0, false, "--t: must not be negative, got -0.5"},
+		{[]string{"--t", "-0.5"}, 1, true, "--t: must not be negative, got -0.5"},
 		{[]string{"--t", "NaN"}, 0, false, "--t: want a number, got NaN"},
 	} {
 		got := floatFlagResult(t, &cli.Float64Flag{Name: "t"}, tc.args,

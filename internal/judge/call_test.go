@@ -237,9 +237,9 @@ func TestModelFlagUsage(t *testing.T) {
 	}{
 		{[]string{"--concurrency", "0"}, "--concurrency: want 1 to 10000 calls in flight, got 0"},
 		{[]string{"--concurrency", "100000000"}, "--concurrency: want 1 to 10000 calls in flight, got 100000000"},
-		{[]string{"--max-retries", "-1"}, "--max-retries: must not be negative"},
-		{[]string{"--rpm", "-1"}, "--rpm: must not be negative"},
-		{[]string{"--tpm", "-1"}, "--tpm: must not be negative"},
+		{[]string{"--max-retries", "-1"}, "--max-retries: must not be negative, got -1"},
+		{[]string{"--rpm", "-1"}, "--rpm: must not be negative, got -1"},
+		{[]string{"--tpm", "-1"}, "--tpm: must not be negative, got -1"},
 		{[]string{"--prices", filepath.Join(t.TempDir(), "none.json")}, "--prices: open "},
 		{[]string{"--jobs", "2"}, "unknown flag --jobs"},
 		{[]string{"--retries", "2"}, "unknown flag --retries"},
