@@ -31,7 +31,8 @@ const InputsHelp = `Input files are positional arguments; none or "-" means stdi
 // first input file that does not exist, cannot be looked at, is a directory or may not be read
 // (access(2)), so that a mistyped or unreadable second file stops a run before the first is read
 // (for qa-predict, before its calls are paid for); a missing "help" is a usage error that names
-// --help; "-" given twice is a usage error, as stdin can be read once. Last it returns NotStdout's
+// --help; "-" given twice is a usage error, as stdin can be read once, and so is a file given
+// beside "-" that is the file stdin reads (/dev/stdin -, by identity: os.SameFile). Last it returns NotStdout's
 // error for an input that is the file stdout writes to. It opens nothing: a named pipe is left
 // for its one reading.
 func CheckInputs(args []string, stdin io.Reader, stdout io.Writer) error {
@@ -40,7 +41,7 @@ func CheckInputs(args []string, stdin io.Reader, stdout io.Writer) error {
 	} else if err := flagsBefore(args); err != nil {
 		return err
 	}
-	stdinGiven := false
+	stdinGiven, stdinSt := false, stdinStat(args, stdin)
 	for _, a := range args {
 		if a == "-" {
 			if stdinGiven { // the second would read nothing, its records lost without a word
@@ -61,12 +62,40 @@ func CheckInputs(args []string, stdin io.Reader, stdout io.Writer) error {
 			return err
 		case st.IsDir():
 			return fmt.Errorf("%s is a directory, not an input file: name the files in it (%s)", a, filepath.Join(a, "*"))
+		case stdinSt != nil && os.SameFile(st, stdinSt): // /dev/stdin -, or a.jsonl - < a.jsonl
+			return Usagef("%s: stdin given twice (it is the file stdin reads, and - is given too); it can be read once", a)
 		}
 		if err := canRead(a); err != nil {
 			return &fs.PathError{Op: "open", Path: a, Err: err}
 		}
 	}
 	return NotStdout(args, stdin, stdout)
+}
+
+// stdinStat returns the file information of the file stdin reads when args, input arguments,
+// read it ("-" among them) beside others, else nil: nil too for a stdin that is no file (a
+// test's reader).
+func stdinStat(args []string, stdin io.Reader) os.FileInfo {
+	if len(args) < 2 || !slices.Contains(args, "-") {
+		return nil
+	}
+	var f *os.File
+	switch in := stdin.(type) {
+	case *os.File:
+		f = in
+	case *typedInput:
+		if in != nil {
+			f = in.f
+		}
+	}
+	if f == nil {
+		return nil
+	}
+	st, err := f.Stat()
+	if err != nil {
+		return nil
+	}
+	return st
 }
 
 // flagsBefore returns a usage error for the first of args, input arguments, that begins with "-",

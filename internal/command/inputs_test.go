@@ -356,6 +356,57 @@ func TestCheckInputs(t *testing.T) {
 	}
 }
 
+// TestCheckInputsStdinNamed: an input file that is the file stdin reads, given beside "-", is
+// stdin given twice, as "- -" is (`qa-score /dev/stdin -` read a pipe once and found it empty
+// the second time, its records lost without a word); either alone, or beside "-" when stdin is
+// another file or no file at all, is fine.
+func TestCheckInputsStdinNamed(t *testing.T) {
+	dir := t.TempDir()
+	in, other := filepath.Join(dir, "in.jsonl"), filepath.Join(dir, "other.jsonl")
+	for _, p := range []string{in, other} {
+		if err := os.WriteFile(p, []byte("{}\n"), 0o644); err != nil {
+			t.Fatal(err)
+		}
+	}
+	stdin, err := os.Open(in)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer stdin.Close()
+	r, w, err := os.Pipe()
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer r.Close()
+	defer w.Close()
+	fd := func(f *os.File) string { return fmt.Sprintf("/dev/fd/%d", f.Fd()) } // as /dev/stdin names fd 0
+	for _, tc := range []struct {
+		name  string
+		args  []string
+		stdin io.Reader
+		want  string // the error; "" for none
+	}{
+		{"file then stdin", []string{in, "-"}, stdin, in + ": stdin given twice (it is the file stdin reads, and - is given too); it can be read once"},
+		{"stdin then file", []string{"-", other, in}, stdin, in + ": stdin given twice (it is the file stdin reads, and - is given too); it can be read once"},
+		{"pipe by its name", []string{fd(r), "-"}, r, fd(r) + ": stdin given twice (it is the file stdin reads, and - is given too); it can be read once"},
+		{"after --", []string{"--", "-", in}, stdin, in + ": stdin given twice"},
+		{"stdin not read", []string{in}, stdin, ""},
+		{"stdin another file", []string{other, "-"}, stdin, ""},
+		{"stdin no file", []string{in, "-"}, strings.NewReader("{}\n"), ""},
+		{"no stdin", []string{in, "-"}, nil, ""},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			err := CheckInputs(tc.args, tc.stdin, nil)
+			switch {
+			case tc.want == "" && err != nil:
+				t.Errorf("CheckInputs(%q) = %v, want nil", tc.args, err)
+			case tc.want != "" && (err == nil || ExitCode(err) != ExitUsage || !strings.HasPrefix(err.Error(), tc.want)):
+				t.Errorf("CheckInputs(%q) = %v (exit %d), want %q (exit %d)", tc.args, err, ExitCode(err), tc.want, ExitUsage)
+			}
+		})
+	}
+}
+
 // TestCheckArgsDashDash: run by Execute, a command takes every argument after the "--" that
 // ended its flags for a file, though the flag parser takes the "--" away: `qa-load --
 // -missing.jsonl` is the missing file's error (exit 1), not a flag given after the files (exit
