@@ -140,6 +140,9 @@ func CheckArgs(c *cli.Context, stdin io.Reader, stdout io.Writer) error {
 	if i := len(line) - len(args) - 1; i >= 1 && line[i] == "--" && slices.Equal(line[i+1:], args) {
 		args = append([]string{"--"}, args...)
 	}
+	if err := noDashDashFile(c); err != nil {
+		return err
+	}
 	if err := CheckInputs(args, stdin, stdout); err != nil {
 		// "qa-judge help agree": the help asked for is a subcommand's.
 		if i := slices.Index(args, "help"); i >= 0 && i+1 < len(args) && c.App != nil && c.App.Command(args[i+1]) != nil &&
@@ -149,6 +152,29 @@ func CheckArgs(c *cli.Context, stdin io.Reader, stdout io.Writer) error {
 		return err
 	}
 	return flagFilesNotStdout(c, stdout)
+}
+
+// outputFileFlags are the flags, in any command, whose value names a file the command writes
+// (a summary, a report, an image, a cache, which it reads too).
+var outputFileFlags = []string{"summary", "mismatches", "output", "plot", "cache"}
+
+// noDashDashFile returns a usage error naming the first of c's outputFileFlags whose value is
+// "--" (qa-score --summary -- a.jsonl): the flag takes it for its file's name, where "--" was
+// surely meant to end the flags, and a file named "--" was written. Any other name, one that
+// begins with "-" too (--summary -s.json), is a name, as the flag package reads it; a file
+// named "--" is named ./--.
+func noDashDashFile(c *cli.Context) error {
+	for _, name := range outputFileFlags {
+		if hasFlag(c, name) && c.String(name) == "--" {
+			return Usagef("--%s: -- is taken for the file's name here, as a flag's value: name the file (./-- for one so named)", name)
+		}
+	}
+	return nil
+}
+
+// hasFlag reports whether c's command has the flag name.
+func hasFlag(c *cli.Context, name string) bool {
+	return c.Command != nil && slices.ContainsFunc(c.Command.Flags, func(fl cli.Flag) bool { return slices.Contains(fl.Names(), name) })
 }
 
 // inputFileFlags are the flags, in any command, whose value is a file the command reads (a
@@ -167,7 +193,7 @@ func flagFilesNotStdout(c *cli.Context, stdout io.Writer) error {
 		return nil
 	}
 	for _, name := range inputFileFlags {
-		if c.Command == nil || !slices.ContainsFunc(c.Command.Flags, func(fl cli.Flag) bool { return slices.Contains(fl.Names(), name) }) {
+		if !hasFlag(c, name) {
 			continue
 		}
 		path := c.String(name)

@@ -451,6 +451,51 @@ func TestCheckArgsDashDash(t *testing.T) {
 	}
 }
 
+// TestOutputFlagDashDash: "--" as the value of a flag that names a file to write (--summary --)
+// is a usage error naming the flag, from the command line or a variable, in a command or a
+// subcommand: it made a file named "--". A file so named is written as ./--, and another name
+// that begins with "-" is a name, as it always was.
+func TestOutputFlagDashDash(t *testing.T) {
+	t.Chdir(t.TempDir())
+	for _, tc := range []struct {
+		args []string
+		env  string // QA_SUMMARY's value; "" for none
+		want string // the error; "" for none
+	}{
+		{[]string{"--summary", "--"}, "", "--summary: -- is taken for the file's name here, as a flag's value: name the file (./-- for one so named)"},
+		{[]string{"--summary=--", "-"}, "", "--summary: -- is taken for the file's name here"},
+		{[]string{"--summary", "--", "--", "-"}, "", "--summary: -- is taken for the file's name here"},
+		{nil, "--", "--summary: -- is taken for the file's name here, as a flag's value: name the file (./-- for one so named) (from QA_SUMMARY)"},
+		{[]string{"--summary", "./--"}, "", ""},
+		{[]string{"--summary", "-s.json"}, "", ""},
+		{[]string{"--summary", "-"}, "", ""},
+	} {
+		for _, sub := range []bool{false, true} {
+			var stdout, stderr bytes.Buffer
+			app, ran := subApp(&stdout, &stderr)
+			summary := func() cli.Flag { return &cli.StringFlag{Name: "summary", EnvVars: []string{"QA_SUMMARY"}} }
+			app.Flags = []cli.Flag{summary()}
+			app.Commands[0].Flags = []cli.Flag{summary()} // its own: a run of sub reads none of the app's
+			app.Action = func(*cli.Context) error { *ran = true; return nil }
+			app.Commands[0].Action = app.Action
+			if tc.env != "" {
+				t.Setenv("QA_SUMMARY", tc.env)
+			}
+			args := append([]string{"qa-x"}, tc.args...)
+			if sub {
+				args = slices.Insert(args, 1, "sub")
+			}
+			err := Execute(context.Background(), app, args)
+			switch {
+			case tc.want == "" && (err != nil || !*ran):
+				t.Errorf("%q = %v, ran %v; want it run", args, err, *ran)
+			case tc.want != "" && (err == nil || ExitCode(err) != ExitUsage || !strings.HasPrefix(err.Error(), tc.want) || *ran):
+				t.Errorf("%q (QA_SUMMARY %q) = %v (exit %d), ran %v; want %q (exit %d)", args, tc.env, err, ExitCode(err), *ran, tc.want, ExitUsage)
+			}
+		}
+	}
+}
+
 // TestNotNegative: the first negative value among the named flags, whatever their type, is a usage
 // error naming that flag.
 func TestNotNegative(t *testing.T) {
