@@ -285,3 +285,35 @@ func TypedFlags(ctx *cli.Context) []string {
 func List(c *cli.Context, name string) string {
 	return strings.Join(slices.DeleteFunc(c.StringSlice(name), func(v string) bool { return v == "" }), ",")
 }
+
+// EmptyItem returns a usage error naming the flag name and value, a value given to it, when items,
+// the value's comma-separated items as the flag's parser splits it, hold a blank one beside one
+// that is not: `--metrics: "em,,f1" holds an empty name`, as qa-score's --by says of its paths.
+// Such an item is a slip (a comma doubled or left at the end, an unset part of a variable), and
+// was dropped without a word, or read as a name. A value whose items are all blank ("", ",") is
+// left to the flag's parser: it names nothing, which each flag judges in its own words.
+func EmptyItem(name, value string, items []string, noun string) error {
+	blank, named := false, false
+	for _, it := range items {
+		if strings.TrimSpace(it) == "" {
+			blank = true
+		} else {
+			named = true
+		}
+	}
+	if blank && named {
+		return Usagef("--%s: %q holds an empty %s", name, value, noun)
+	}
+	return nil
+}
+
+// EmptyItems is EmptyItem over each value of c's string slice flag name (see List), split at
+// its commas.
+func EmptyItems(c *cli.Context, name, noun string) error {
+	for _, v := range c.StringSlice(name) {
+		if err := EmptyItem(name, v, strings.Split(v, ","), noun); err != nil {
+			return err
+		}
+	}
+	return nil
+}

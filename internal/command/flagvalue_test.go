@@ -535,6 +535,46 @@ func TestList(t *testing.T) {
 	}
 }
 
+// TestEmptyItems: a value of a list flag whose comma-separated items hold a blank one beside a
+// name is a usage error naming the flag and the value, each value apart, and the variable it came
+// from; a value that names nothing ("", ",") is the parser's to judge.
+func TestEmptyItems(t *testing.T) {
+	for _, tc := range []struct {
+		args []string
+		env  string // QA_L's value, "" for unset
+		want string // the error, "" for none
+	}{
+		{nil, "", ""},
+		{[]string{"--l", "a,b"}, "", ""},
+		{[]string{"--l", " a , b "}, "", ""},
+		{[]string{"--l", "", "--l", ","}, "", ""},
+		{[]string{"--l", "a,,b"}, "", `--l: "a,,b" holds an empty name`},
+		{[]string{"--l", "a,"}, "", `--l: "a," holds an empty name`},
+		{[]string{"--l", ",a"}, "", `--l: ",a" holds an empty name`},
+		{[]string{"--l", "a, ,b"}, "", `--l: "a, ,b" holds an empty name`},
+		{[]string{"--l", "a", "--l", "b,"}, "", `--l: "b," holds an empty name`},
+		{nil, "a,", `--l: "a," holds an empty name (from QA_L)`},
+	} {
+		name := strings.Join(tc.args, " ") + " QA_L=" + tc.env
+		t.Run(name, func(t *testing.T) {
+			if tc.env != "" {
+				t.Setenv("QA_L", tc.env)
+			}
+			var stdout, stderr bytes.Buffer
+			app := NewApp("qa-x", "test", "", nil, &stdout, &stderr)
+			app.Flags = []cli.Flag{&cli.StringSliceFlag{Name: "l", KeepSpace: true, EnvVars: []string{"QA_L"}}}
+			app.Action = func(c *cli.Context) error { return EmptyItems(c, "l", "name") }
+			err := Execute(context.Background(), app, append([]string{"qa-x"}, tc.args...))
+			switch {
+			case tc.want == "" && err != nil:
+				t.Errorf("qa-x %s = %v, want nil", name, err)
+			case tc.want != "" && (err == nil || err.Error() != tc.want || ExitCode(err) != ExitUsage):
+				t.Errorf("qa-x %s = %v (exit %d), want %q (exit %d)", name, err, ExitCode(err), tc.want, ExitUsage)
+			}
+		})
+	}
+}
+
 // TestHelpWithFiles: --help (or -h) shows the help, and runs nothing, whatever input files the
 // command line also names, as cat --help does: a command line recalled with --help added to it
 // printed urfave/cli's "No help topic for 'in.jsonl'" and failed. The help is the subcommand's

@@ -107,6 +107,9 @@ func agreeFlags() []cli.Flag {
 func parseAgreeConfig(c *cli.Context) (agreeConfig, error) {
 	cfg := agreeConfig{reps: c.Int("bootstrap"), seed: uint64(c.Int64("seed")),
 		maxList: c.Int("list"), format: c.String("format"), strict: c.Bool("strict")}
+	if err := command.EmptyItems(c, "names", "name"); err != nil {
+		return cfg, err
+	}
 	var err error
 	if s := command.List(c, "names"); s != "" {
 		if cfg.names, err = parseAgreeNames(s); err != nil {

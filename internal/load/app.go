@@ -222,6 +222,11 @@ func (a *app) configure(c *cli.Context) error {
 		return command.Usagef("--format: %v %q (want one of %s)%s", ErrUnknownFormat, a.format, strings.Join(Formats(), ", "),
 			english.DidYouMean(a.format, Formats()))
 	}
+	for _, v := range c.StringSlice("map") {
+		if err := command.EmptyItem("map", v, splitPairs(v), "mapping"); err != nil {
+			return err
+		}
+	}
 	m, err := ParseMap(command.List(c, "map"))
 	if err != nil {
 		return command.Usagef("--map: %v", err)
@@ -242,6 +247,9 @@ func (a *app) configure(c *cli.Context) error {
 		if a.sel.Shard, err = ParseShard(s); err != nil {
 			return command.Usagef("--shard: %v", err)
 		}
+	}
+	if err := command.EmptyItems(c, "types", "type"); err != nil {
+		return err
 	}
 	if t := command.List(c, "types"); t != "" {
 		if a.sel.Types = ParseTypes(t); len(a.sel.Types) == 0 {

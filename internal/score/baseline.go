@@ -18,10 +18,14 @@ import (
 // file the row of the highest layer is used: TEI's /embed_all returns the model's last layer, while
 // bert_score's default for many models is an inner layer — pick the file row that matches the
 // layer your server returns and pass its three numbers instead when they differ. Every baseline
-// must be finite and below 1.
+// must be finite and below 1, and the numbers given in arg hold no empty one ("0.1,,0.2,0.3").
 func parseBaseline(arg string) (metric.Baseline, error) {
 	b, err := parseNumbers(arg)
 	if err == nil {
+		// "0.1,,0.2,0.3" reads as three numbers: a slip, refused as a list flag's empty item is
+		if err := command.EmptyItem("baseline", arg, strings.Split(arg, ","), "number"); err != nil {
+			return metric.Baseline{}, err
+		}
 		return b, nil
 	}
 	data, ferr := textfile.ReadFile(arg)

@@ -2,6 +2,7 @@ package score
 
 import (
 	"bufio"
+	"encoding/json"
 	"fmt"
 	"io"
 	"os"
@@ -137,6 +138,26 @@ func parseWeights(s string) ([]float64, error) {
 	return ws, nil
 }
 
+// emptyClass returns command.EmptyItem's error for a comma-separated --labels value l that holds
+// an empty class among its classes ("x,,y", "x,"), with the JSON list that names an empty class:
+// such a class was taken as one, and warned of as a class no record has.
+func emptyClass(l string) error {
+	if strings.HasPrefix(strings.TrimSpace(l), "[") {
+		return nil // a JSON list, which names an empty class on purpose
+	}
+	items := strings.Split(l, ",")
+	err := command.EmptyItem("labels", l, items, "class")
+	if err == nil {
+		return nil
+	}
+	quoted := make([]string, len(items))
+	for i, it := range items {
+		b, _ := json.Marshal(it)
+		quoted[i] = string(b)
+	}
+	return command.Usagef("%v (a JSON list names one: [%s])", err, strings.Join(quoted, ", "))
+}
+
 // parseCorpus reads the corpus metrics' flags.
 func parseCorpus(c *cli.Context, sel *selection) (*corpusConfig, error) {
 	cc := &corpusConfig{want: sel.corpus, average: c.String("average"), posLabel: c.String("pos-label"), posLabelGiven: c.IsSet("pos-label")}
@@ -157,17 +178,29 @@ func parseCorpus(c *cli.Context, sel *selection) (*corpusConfig, error) {
 			fmt.Fprintf(c.App.ErrWriter, "qa-score: warning: --labels%s picks the classes of accuracy, precision, recall and f1_score; without one of them in --metrics it does nothing\n",
 				command.FromEnv(c, "labels"))
 		}
+		if err := emptyClass(l); err != nil {
+			return nil, err
+		}
 		classes, err := parseClasses(l)
 		if err != nil {
 			return nil, command.Usagef("--labels: %v", err)
 		}
 		cc.classes = classes
 	}
-	ws, err := parseWeights(c.String("bleu-weights"))
+	w := c.String("bleu-weights")
+	if err := command.EmptyItem("bleu-weights", w, strings.Split(w, ","), "weight"); err != nil {
+		return nil, err
+	}
+	ws, err := parseWeights(w)
 	if err != nil {
 		return nil, command.Usagef("--bleu-weights: %v%s", err, command.FromEnv(c, "bleu-weights"))
 	}
 	cc.bleuWeights = ws
+	if m := c.String("label-map"); strings.Contains(m, "=") { // inline pairs, not a file's name
+		if err := command.EmptyItem("label-map", m, strings.Split(m, ","), "pair"); err != nil {
+			return nil, err
+		}
+	}
 	if cc.labels, err = parseLabelMap(c.String("label-map")); err != nil {
 		return nil, command.Usagef("--label-map: %v", err)
 	}
@@ -242,6 +275,9 @@ func parseConfig(c *cli.Context, reg []*family, stdin io.Reader) (*config, error
 		return nil, err
 	}
 	if cfg.level, err = command.Level(c); err != nil {
+		return nil, err
+	}
+	if err := command.EmptyItems(c, "metrics", "name"); err != nil {
 		return nil, err
 	}
 	sel, err := selectMetrics(reg, command.List(c, "metrics"))
