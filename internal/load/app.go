@@ -147,6 +147,8 @@ type app struct {
 	benchmarkRead   int                      // the records written from benchmarks' files
 	emptyGold       int                      // of them, those whose gold is "" alone (emptyGold)
 	emptyGoldFirst  string                   // the first of them
+	squadNoGold     int                      // of them, SQuAD questions without answers, read as v1.1's (squadNoGold)
+	squadNoGoldAt   string                   // the first of them: FILE:LINE (id "ID")
 	blankQuestions  int                      // of them, those whose question is blank (blankQuestion)
 	blankFirst      string                   // the first of them: FILE:LINE (id "ID")
 	noPassage       int                      // of them, those a model would read no passage for (noPassage)
@@ -319,6 +321,7 @@ func (a *app) action(c *cli.Context) error {
 	a.warnUnmatchedTypes(whole)
 	a.warnPredictions(whole)
 	a.warnEmptyGold()
+	a.warnSQuADNoGold()
 	a.warnBlankQuestions()
 	a.warnNoPassage()
 	a.warnLongMemEvalTypes()
@@ -443,6 +446,11 @@ func (a *app) countBenchmark(rec *record.Record, from Origin) {
 	if emptyGold(rec) {
 		if a.emptyGold++; a.emptyGold == 1 {
 			a.emptyGoldFirst = rec.ID
+		}
+	}
+	if squadNoGold(rec) {
+		if a.squadNoGold++; a.squadNoGold == 1 {
+			a.squadNoGoldAt = fmt.Sprintf("%s:%d (id %q)", from.File, from.Line, rec.ID)
 		}
 	}
 	if blankQuestion(rec) {

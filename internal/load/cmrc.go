@@ -146,7 +146,7 @@ func cmrcSQuADArticle(in Input, emit Emit, raw jsonRaw, line int, art *cmrcArtic
 		ctx := []record.Passage{{Title: art.Title, Text: par.Context}}
 		lines, own := itemStarts(praw, parLines[i], par.QAs)
 		for j, q := range par.QAs {
-			rec, bad := squadRecord(in, squadItem{raw: q, line: lines[j]}, "cmrc2018", "zh", ctx)
+			rec, bad := squadRecord(in, squadItem{raw: q, line: lines[j]}, false, "cmrc2018", "zh", ctx)
 			if !own[j] {
 				bad = underItem(bad, fmt.Sprintf("paragraphs[%d].qas[%d]", i, j))
 			}

@@ -101,6 +101,30 @@ func (a *app) warnEmptyGold() {
 		a.emptyGold, english.Count(a.benchmarkRead, "benchmark record", "benchmark records"), english.Form(a.emptyGold, "has", "have"), english.Form(a.emptyGold, "its", "their"), a.emptyGoldFirst)
 }
 
+// squadNoGold reports whether rec is a SQuAD question with no gold answers: "answers": [] in a
+// question read as SQuAD v1.1's (see squadVersion), as a test file whose answers are withheld has
+// it, which qa-score leaves unscored where evaluate-v2.0.py scores it as unanswerable.
+func squadNoGold(rec *record.Record) bool {
+	return rec.Dataset == "squad" && len(rec.Answers) == 0
+}
+
+// warnSQuADNoGold warns of the SQuAD questions with no gold answers (squadNoGold): where qapipe
+// differs from evaluate-v2.0.py, and how to have them scored as it scores them.
+func (a *app) warnSQuADNoGold() {
+	if a.squadNoGold == 0 {
+		return
+	}
+	n := a.squadNoGold
+	fmt.Fprintf(a.stderr, "qa-load: warning: %d of %s %s no gold answers (the first: %s): a SQuAD question with no answers "+
+		"(\"answers\": [], or none) and no is_impossible, in a file without \"version\": \"v2.0\" before \"data\", is read as SQuAD v1.1's (the layout "+
+		"of a test file that withholds its answers): qa-score leaves %s unscored, where evaluate-v2.0.py scores %s "+
+		"unanswerable, against \"\", in its NoAns (and evaluate-v1.1.py stops on one it has an answer for); give %s \"is_impossible\": true, "+
+		"or the file \"version\": \"v2.0\" before \"data\", to have %s scored so\n",
+		n, english.Count(a.benchmarkRead, "benchmark record", "benchmark records"), english.Form(n, "has", "have"), a.squadNoGoldAt,
+		english.Form(n, "it", "them"), english.Form(n, "it as", "them as"), english.Form(n, "it", "them"),
+		english.Form(n, "it", "them"))
+}
+
 // blankQuestion reports whether rec's question is empty or only blanks (emptyQuestion): a
 // benchmark's item that its script scores (or judges) as it is, so that it loads, where a generic
 // row or an EvaLearn problem is a bad item.

@@ -6,8 +6,10 @@ import (
 	"errors"
 	"fmt"
 	"io"
+	"strings"
 
 	"github.com/qapipe/qapipe/internal/command"
+	"github.com/qapipe/qapipe/internal/english"
 	"github.com/qapipe/qapipe/internal/format"
 	"github.com/qapipe/qapipe/pkg/record"
 )
@@ -29,15 +31,17 @@ type squadAnswer struct {
 }
 
 // SQuAD loads SQuAD v1.1 and v2.0 files: one record per question, the paragraph as the one
-// passage (titled with the article). A v2.0 question (one with is_impossible) without answers gets
-// answers [""] and type no_answer, the others has_answer: evaluate-v2.0.py goes by the answers, not
-// by the flag. v1.1 questions have no type, and one whose answers list is empty keeps no answers (a
-// test file's withheld answers look so, as does one without answers or with null there): scored as
-// unanswerable it would give made-up figures, left without answers qa-score warns that it is
-// unscored. A v2.0 question's answers missing or null is a bad item, as evaluate-v2.0.py fails on
-// it; an empty list is unanswerable whatever is_impossible says, as that script has it. answer_start offsets go to meta as they are
-// and are never used. An answer text that is null is a bad item, never the empty answer ""; one
-// that is a number is str() of it (answerText).
+// passage (titled with the article). A v2.0 question (one with is_impossible, or any of a file
+// that shows itself v2.0's, see squadVersion) without answers gets answers [""] and type
+// no_answer, the others has_answer: evaluate-v2.0.py goes by the answers (bool(qa['answers'])),
+// not by the flag. v1.1 questions have no type, and one whose answers list is empty keeps no
+// answers (a test file's withheld answers look so, as does one without answers or with null
+// there): scored as unanswerable it would give made-up figures, left without answers qa-score
+// leaves it unscored, and qa-load warns of it (warnSQuADNoGold). A v2.0 question's answers missing
+// or null is a bad item, as evaluate-v2.0.py fails on it; an empty list is unanswerable whatever
+// is_impossible says, as that script has it. answer_start offsets go to meta as they are and are
+// never used. An answer text that is null is a bad item, never the empty answer ""; one that is
+// a number is str() of it (answerText).
 //
 // A Hugging Face export of SQuAD, a question an object (see loadSQuADExport), loads too, to the
 // records its questions make in the official files.
@@ -66,9 +70,13 @@ func loadSQuAD(in Input, opt Options, emit Emit, dataset, lang string) error {
 	w := &squadWalker{in: in, dec: json.NewDecoder(lines), lines: lines}
 	data := false              // a "data" list was read
 	var question, answers bool // the first object's keys: a question of its own?
+	v := &squadVersion{}
 	_, _, err = w.object(func(key string) error {
 		question, answers = question || key == "question", answers || key == "answers"
-		if key != "data" {
+		switch {
+		case key == "version" && !data && dataset == "squad":
+			return w.version(v)
+		case key != "data":
 			return w.skip()
 		}
 		read, err := w.array(func() error {
@@ -76,7 +84,7 @@ func loadSQuAD(in Input, opt Options, emit Emit, dataset, lang string) error {
 			if err := w.article(&art); err != nil {
 				return err
 			}
-			return emitArticle(in, &art, emit, dataset, lang)
+			return emitArticle(in, &art, emit, v, dataset, lang)
 		})
 		data = data || read
 		return err
@@ -84,6 +92,7 @@ func loadSQuAD(in Input, opt Options, emit Emit, dataset, lang string) error {
 	if err != nil {
 		return err
 	}
+	v.warn(opt)
 	if !data {
 		return noSQuADData(in, dataset, question && answers)
 	}
@@ -122,8 +131,68 @@ func squadStart(in Input, br *bufio.Reader, dataset string) (empty, export bool,
 	return false, false, nil
 }
 
+// squadVersion is what a SQuAD file has shown of its version so far. evaluate-v2.0.py tells an
+// answerable question by its answers alone (bool(qa['answers'])), is_impossible or not, so a
+// question of a SQuAD v2.0 file is read as v2.0's (squadRecord) with or without the flag. The file
+// is v2.0's when its "version", read before "data" (as the official files and json.dump of
+// {"version", "data"} have it), names 2.0, or from its first question with is_impossible on; the
+// questions before that one, read as v1.1's (no type; no answers left unscored, as a test file's
+// withheld answers), are counted for a warning (warn).
+//
+// Note: holding the questions until the file shows its version (as loadSQuADExport holds an
+// export's) was rejected: an official file states it first, and a file without it may be v1.1's
+// from end to end, which would be held whole.
+type squadVersion struct {
+	v2, stated bool   // the file is v2.0's; its "version" said so
+	before     int    // questions read as v1.1's before it showed to be v2.0's
+	first      string // the first of them: FILE:LINE (id "ID")
+}
+
+// v2Version reports whether a SQuAD file's "version" names SQuAD 2.0 ("v2.0", "2.0").
+func v2Version(version string) bool {
+	return strings.HasPrefix(strings.TrimPrefix(version, "v"), "2")
+}
+
+// version reads a SQuAD file's "version" into v: one that is no string says nothing.
+func (w *squadWalker) version(v *squadVersion) error {
+	var version any
+	if err := w.value(&version); err != nil {
+		return err
+	}
+	if s, ok := version.(string); ok && v2Version(s) {
+		v.v2, v.stated = true, true
+	}
+	return nil
+}
+
+// read notes rec, read at line: a question with is_impossible (typed) shows the file v2.0's, and
+// one read as v1.1's before is counted.
+func (v *squadVersion) read(in Input, line int, rec *record.Record) {
+	switch {
+	case rec == nil || v.v2:
+	case rec.Type != "":
+		v.v2 = true
+	default:
+		if v.before++; v.before == 1 {
+			v.first = fmt.Sprintf("%s:%d (id %q)", in.DisplayName(), line, rec.ID)
+		}
+	}
+}
+
+// warn warns of the questions read as v1.1's in a file that later showed to be v2.0's.
+func (v *squadVersion) warn(opt Options) {
+	if !v.v2 || v.stated || v.before == 0 || opt.Warn == nil {
+		return
+	}
+	opt.Warn(fmt.Sprintf("%s: %s came before the file's first with it, and no \"version\": \"v2.0\" before \"data\" "+
+		"said the file is SQuAD v2.0's: read as v1.1's, the answered ones have no type (qa-score's by_type leaves them out "+
+		"of has_answer) and those with no answers none (qa-score leaves them unscored), where evaluate-v2.0.py counts "+
+		"them in HasAns and NoAns; put \"version\": \"v2.0\" before \"data\" to have them read as v2.0's",
+		v.first, english.Count(v.before, "question without is_impossible", "questions without is_impossible")))
+}
+
 // emitArticle emits the records of art's questions, or their bad lines.
-func emitArticle(in Input, art *squadArticle, emit Emit, dataset, lang string) error {
+func emitArticle(in Input, art *squadArticle, emit Emit, v *squadVersion, dataset, lang string) error {
 	for _, q := range art.qas {
 		if q.bad != nil {
 			if err := emit(nil, 0, badf(in, q.line, "", "%v", q.bad)); err != nil {
@@ -132,7 +201,8 @@ func emitArticle(in Input, art *squadArticle, emit Emit, dataset, lang string) e
 			continue
 		}
 		ctx := []record.Passage{{Title: art.title, Text: art.contexts[q.par]}}
-		rec, bad := squadRecord(in, q, dataset, lang, ctx)
+		rec, bad := squadRecord(in, q, v.v2, dataset, lang, ctx)
+		v.read(in, q.line, rec)
 		if re, ok := bad.(*record.Error); ok && re.ID == "" {
 			re.Err = fmt.Errorf("%s: %w", q.path, re.Err) // all one line: the path finds it
 		}
@@ -180,7 +250,9 @@ type squadItem struct {
 	bad  error
 }
 
-func squadRecord(in Input, item squadItem, dataset, lang string, ctx []record.Passage) (*record.Record, error) {
+// squadRecord makes the record of a SQuAD question, read as SQuAD v2.0's (evaluate-v2.0.py's:
+// typed by its answers) when it has is_impossible or v2 (its file is v2.0's, see squadVersion).
+func squadRecord(in Input, item squadItem, v2 bool, dataset, lang string, ctx []record.Passage) (*record.Record, error) {
 	var qa squadQA
 	line := item.line
 	if err := decodeRecord(in, line, dataset+":", "id", item.raw, &qa); err != nil {
@@ -198,7 +270,8 @@ func squadRecord(in Input, item squadItem, dataset, lang string, ctx []record.Pa
 	rec.Question = *qa.Question
 	rec.Context = ctx
 	rec.Answers = []string{}
-	if qa.Answers == nil && qa.IsImpossible != nil {
+	v2 = v2 || qa.IsImpossible != nil
+	if qa.Answers == nil && v2 {
 		// evaluate-v2.0.py fails on it (a KeyError, or a TypeError for null); read as no answers
 		// it would make an answerable question unanswerable, and an abstention right.
 		return nil, badf(in, line, id, `field "answers" is missing or null; a SQuAD v2.0 question has a list of them, [] when it is unanswerable`)
@@ -217,7 +290,7 @@ func squadRecord(in Input, item squadItem, dataset, lang string, ctx []record.Pa
 		rec.Answers = append(rec.Answers, text)
 		starts = append(starts, a.AnswerStart)
 	}
-	if qa.IsImpossible != nil {
+	if v2 {
 		rec.Type = "has_answer"
 		if len(rec.Answers) == 0 {
 			rec.Type = "no_answer"

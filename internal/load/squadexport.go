@@ -224,5 +224,5 @@ func squadExportRecord(in Input, line int, raw jsonRaw, v2 bool, dataset, lang s
 	}
 	b.WriteByte('}')
 	ctx := []record.Passage{{Title: it.Title, Text: it.Context}}
-	return squadRecord(in, squadItem{raw: b.Bytes(), line: line}, dataset, lang, ctx)
+	return squadRecord(in, squadItem{raw: b.Bytes(), line: line}, false, dataset, lang, ctx)
 }
