@@ -33,7 +33,9 @@ runs the script on them and `qa-load --predictions PRED DATA | qa-score --metric
 The questions are HotpotQA's (--hotpot-data, JSON Lines or one JSON list) for SQuAD, laid out as
 SQuAD's files are, a passage of each question's first two paragraphs, 1 to 3 questions a passage,
 1 to 3 answers each; in v2.0 about 30% unanswerable (answers [], is_impossible true) and 3%
-answerable with an answer SQuAD's normalisation empties ("The", "."); and CMRC 2018's first
+answerable with an answer SQuAD's normalisation empties ("The", "."), and about 5% without
+is_impossible and 5% with it saying the opposite of the answers (the script reads the answers
+alone; the file's "version": "2.0" before "data" makes qa-load read all as v2.0's); and CMRC 2018's first
 --cmrc-articles articles of --cmrc-data. The answers are the gold, recased, punctuated, cut or
 padded with words of the passage, a random span of it, empty, one of "the", ".", " ", "yes",
 "no", "noanswer", or missing (about 10%); CMRC's also a number, true or null, which its script
@@ -100,6 +102,11 @@ def write_squad(rng, hot, version, d):
                     q["plausible_answers"] = [{"text": h["answer"], "answer_start": 0}]
                 elif r < 0.33:
                     q["answers"] = [{"text": rng.choice(["The", ".", "a", "an!"]), "answer_start": 0}]
+                f = rng.random()
+                if f < 0.05:
+                    del q["is_impossible"]  # the script goes by the answers alone
+                elif f < 0.1:
+                    q["is_impossible"] = not q["is_impossible"]
             qas.append(q)
             m = rng.random()
             if version == "1.1" and m < 0.1:
