@@ -206,7 +206,7 @@ func (e *emitter) warnEnd() (judges, replies string) {
 		}
 	}
 	if cfg.summary == "" && e.agg.unscored > 0 { // the summary's warnings say it otherwise
-		fmt.Fprintf(stderr, "qa-score: warning: %s\n", unscoredWarning(e.agg.unscored, e.agg.records, e.agg.unpredicted, e.agg.unjudged, e.agg.unjudgedBare))
+		fmt.Fprintf(stderr, "qa-score: warning: %s\n", unscoredWarning(e.agg.unscored, e.agg.records, e.agg.unpredicted, e.agg.unjudged, e.agg.unjudgedBare, e.agg.zeroNote()))
 	}
 	if m := cfg.mismatch; m != nil && e.mmScored == 0 && e.agg.records > 0 {
 		fmt.Fprintf(stderr, "qa-score: warning: --mismatch-metric %s: none of %s has a %s score, so --mismatches lists none\n",

@@ -106,7 +106,10 @@ type outcome struct {
 	// missing lists the k whose sel.names[k] the summary counts as 0 for this record, which has no
 	// prediction, or one without the answer or the supporting facts that the metric reads
 	// (--missing-as-zero); its vals stay NaN, so that the record gets no such score.
-	missing   []int
+	missing []int
+	// zeroable lists, without --missing-as-zero, the k that it would put in missing: the metrics
+	// whose benchmark's script scores this record 0, where qa-score leaves it out.
+	zeroable  []int
 	dataset   string
 	locomoCat int // LoCoMo category number, 0 when unknown
 	// locomoConv is a LoCoMo record's conversation, read from its id (locomoConversation); ""
@@ -268,10 +271,14 @@ func (s *scorer) fill(it *item, o *outcome, predFailed bool) {
 			// prediction, or one without the part this family reads (an answer, facts). A failed
 			// prediction is an error, not a missing one: it is 0 there as in every family that
 			// applies, counted where --errors-as-zero counts the record.
-			if s.missingAsZero && fam.missing != nil && fam.missing(it) {
+			if fam.missing != nil && fam.missing(it) {
 				for _, k := range slots {
 					switch {
 					case k < 0:
+					case !s.missingAsZero:
+						if !predFailed {
+							o.zeroable = append(o.zeroable, k)
+						}
 					case predFailed:
 						o.vals[k] = 0
 					default:

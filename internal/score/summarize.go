@@ -27,6 +27,7 @@ type Summary struct {
 	missingIn     []string // the metrics that count them as 0, for the warning
 	missingPart   int      // of MissingAsZero, those with a prediction that lacks an answer or facts
 	unpredicted   int      // of Unscored, the records without a prediction, for its warning
+	zeroNote      string   // what the warning says of those a benchmark's script scores 0 (aggregator.zeroNote)
 	unjudged      int      // and those without a judgment, for judge_score
 	unjudgedBare  int      // of unjudged, those without gold answers too
 	// failedUnscored counts, under ErrorsAsZero, the records with errors among Unscored: no
@@ -186,6 +187,7 @@ func (a *aggregator) counts(reps int, seed uint64, level float64, badLines int) 
 		}
 	}
 	s.MissingAsZero, s.missingPart = a.missing, a.missingPart
+	s.zeroNote = a.zeroNote()
 	for k, in := range a.missingIn {
 		if in {
 			s.missingIn = append(s.missingIn, a.names[k])

@@ -45,6 +45,8 @@ type aggregator struct {
 	missing           int                  // records without a prediction counted as 0 (--missing-as-zero)
 	missingPart       int                  // of them, those with a prediction that lacks an answer or facts
 	missingIn         []bool               // missingIn[k]: names[k] counted one of them as 0
+	zeroable          int                  // of the unpredicted, those --missing-as-zero would count as 0 (outcome.zeroable)
+	zeroableIn        []bool               // zeroableIn[k]: names[k] would count one of them as 0
 	metricErrors      int                  // records with a corpus-metric problem or a failed embedding call
 	groups            map[string]*groupAcc // by record type; "" for records without one
 	overall           []column             // overall[k]: names[k]'s figures over all records, summed in input order; no values
@@ -351,6 +353,15 @@ func (a *aggregator) countUnscored(o *outcome) {
 	}
 	if o.unpredicted {
 		a.unpredicted++
+	}
+	if o.unpredicted && len(o.zeroable) > 0 {
+		a.zeroable++
+		if a.zeroableIn == nil {
+			a.zeroableIn = make([]bool, len(a.names))
+		}
+		for _, k := range o.zeroable {
+			a.zeroableIn[k] = true
+		}
 	}
 	if o.unjudged {
 		a.unjudged++

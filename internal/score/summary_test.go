@@ -323,27 +323,34 @@ func TestAggregatorExtremeValues(t *testing.T) {
 // named as the reason they got no score, with what to run when no record has one; other unscored
 // records get the list of what a metric reads.
 func TestUnscoredWarning(t *testing.T) {
+	const zero = ", which evaluate-v1.1.py (SQuAD v1.1) scores 0 (--missing-as-zero counts them so in em)"
 	const why = " (lacking what the selected metrics read: prediction text, answers, the judgment, the language or fields a metric needs; or a metric error reported above)"
 	for _, tc := range []struct {
 		unscored, records, unpredicted, unjudged, bare int
+		zero                                           string
 		want                                           string
 	}{
-		{3, 3, 3, 0, 0, "no record got a score: none has a prediction (run qa-predict first)"},
-		{3, 3, 0, 3, 0, "no record got a score: none has a judgment (run qa-judge first)"},
+		{3, 3, 3, 0, 0, "", "no record got a score: none has a prediction (run qa-predict first)"},
+		{3, 3, 0, 3, 0, "", "no record got a score: none has a judgment (run qa-judge first)"},
 		// Records without answers are told apart, but still sent to qa-judge: EvaLearn's judge
 		// grades by a rubric, and the rules grade a question to decline without answers.
-		{3, 3, 0, 3, 3, "no record got a score: none has a judgment (run qa-judge first); 3 of them have no gold answers either, which the metrics and most judge modes need"},
-		{3, 3, 0, 3, 1, "no record got a score: none has a judgment (run qa-judge first); 1 of them has no gold answers either, which the metrics and most judge modes need"},
-		{3, 5, 0, 3, 2, "3 of 5 records got no score: 3 have no judgment (2 of them have no gold answers either, which the metrics and most judge modes need)"},
-		{3, 3, 0, 0, 0, "no record got a score" + why},
-		{3, 3, 1, 0, 0, "no record got a score" + why + "; of them, 1 has no prediction"},
-		{3, 3, 1, 2, 0, "no record got a score: 1 has no prediction, 2 have no judgment"},
-		{2, 5, 2, 0, 0, "2 of 5 records got no score: 2 have no prediction"},
-		{1, 5, 1, 0, 0, "1 of 5 records got no score: 1 has no prediction"},
-		{3, 5, 2, 0, 0, "3 of 5 records got no score" + why + "; of them, 2 have no prediction"},
+		{3, 3, 0, 3, 3, "", "no record got a score: none has a judgment (run qa-judge first); 3 of them have no gold answers either, which the metrics and most judge modes need"},
+		{3, 3, 0, 3, 1, "", "no record got a score: none has a judgment (run qa-judge first); 1 of them has no gold answers either, which the metrics and most judge modes need"},
+		{3, 5, 0, 3, 2, "", "3 of 5 records got no score: 3 have no judgment (2 of them have no gold answers either, which the metrics and most judge modes need)"},
+		{3, 3, 0, 0, 0, "", "no record got a score" + why},
+		{3, 3, 1, 0, 0, "", "no record got a score" + why + "; of them, 1 has no prediction"},
+		{3, 3, 1, 2, 0, "", "no record got a score: 1 has no prediction, 2 have no judgment"},
+		{2, 5, 2, 0, 0, "", "2 of 5 records got no score: 2 have no prediction"},
+		{1, 5, 1, 0, 0, "", "1 of 5 records got no score: 1 has no prediction"},
+		{3, 5, 2, 0, 0, "", "3 of 5 records got no score" + why + "; of them, 2 have no prediction"},
+		// The note on those a benchmark's script scores 0 follows their count, wherever it is.
+		{2, 5, 2, 0, 0, zero, "2 of 5 records got no score: 2 have no prediction" + zero},
+		{3, 5, 2, 0, 0, zero, "3 of 5 records got no score" + why + "; of them, 2 have no prediction" + zero},
+		{3, 5, 1, 2, 0, zero, "3 of 5 records got no score: 1 has no prediction" + zero + ", 2 have no judgment"},
+		{3, 3, 3, 0, 0, zero, "no record got a score: none has a prediction (run qa-predict first)"},
 	} {
-		if got := unscoredWarning(tc.unscored, tc.records, tc.unpredicted, tc.unjudged, tc.bare); got != tc.want {
-			t.Errorf("unscoredWarning(%d, %d, %d, %d, %d) = %q, want %q", tc.unscored, tc.records, tc.unpredicted, tc.unjudged, tc.bare, got, tc.want)
+		if got := unscoredWarning(tc.unscored, tc.records, tc.unpredicted, tc.unjudged, tc.bare, tc.zero); got != tc.want {
+			t.Errorf("unscoredWarning(%d, %d, %d, %d, %d, %q) = %q, want %q", tc.unscored, tc.records, tc.unpredicted, tc.unjudged, tc.bare, tc.zero, got, tc.want)
 		}
 	}
 }
@@ -646,5 +653,27 @@ func TestBenchmarkUnjudgedWarningJudgeName(t *testing.T) {
 				t.Errorf("warning %q, want %q", got, tt.want)
 			}
 		})
+	}
+}
+
+// TestZeroNote: the note on records without a prediction names the scripts of the selected
+// metrics that score them 0, once each, and says how many when not all of them.
+func TestZeroNote(t *testing.T) {
+	for _, tc := range []struct {
+		names                 []string
+		zeroableIn            []bool
+		zeroable, unpredicted int
+		want                  string
+	}{
+		{[]string{"em", "rougeL"}, nil, 0, 2, ""},
+		{[]string{"em", "f1", "rougeL"}, []bool{true, true, false}, 2, 2,
+			", which evaluate-v1.1.py (SQuAD v1.1) scores 0 (--missing-as-zero counts them so in em, f1)"},
+		{[]string{"em", "hotpot_em", "sp_em", "cmrc_f1"}, []bool{true, true, true, true}, 1, 3,
+			", 1 of which evaluate-v1.1.py (SQuAD v1.1), hotpot_evaluate_v1.py (HotpotQA) and cmrc2018_evaluate.py (CMRC 2018) score 0 (--missing-as-zero counts it so in em, hotpot_em, sp_em, cmrc_f1)"},
+	} {
+		a := &aggregator{names: tc.names, zeroableIn: tc.zeroableIn, zeroable: tc.zeroable, unpredicted: tc.unpredicted}
+		if got := a.zeroNote(); got != tc.want {
+			t.Errorf("zeroNote(%v, %v, %d of %d) = %q, want %q", tc.names, tc.zeroableIn, tc.zeroable, tc.unpredicted, got, tc.want)
+		}
 	}
 }

@@ -25,7 +25,7 @@ func (s *Summary) warnings() {
 		w = append(w, s.missingWarning())
 	}
 	if s.Unscored > 0 {
-		w = append(w, unscoredWarning(s.Unscored, s.Records, s.unpredicted, s.unjudged, s.unjudgedBare))
+		w = append(w, unscoredWarning(s.Unscored, s.Records, s.unpredicted, s.unjudged, s.unjudgedBare, s.zeroNote))
 	}
 	if s.RepeatedIDs > 0 {
 		w = append(w, english.Count(s.RepeatedIDs, "record repeats", "records repeat")+" the id of an earlier record: each counts in every figure as a record of its own (an input given twice?)"+
@@ -195,8 +195,8 @@ func (s *Summary) factsWarning() string {
 	if !same {
 		// The joint scores need the answer too: a prediction of facts alone has sp scores and
 		// no joint ones, so their counts differ, and so do the script's denominators.
-		return fmt.Sprintf("%s: the means leave out %s gold facts and a prediction without any, which hotpot_evaluate_v1.py scores 0 and counts in its means (--missing-as-zero counts %s so)",
-			strings.Join(counted, ", "), english.Count(s.factsUnpredicted, "record that has", "records that have"), english.Form(s.factsUnpredicted, "it", "them"))
+		return fmt.Sprintf("%s: the means leave out %s gold facts and a prediction without any, which hotpot_evaluate_v1.py scores 0 and counts in its means (%s)",
+			strings.Join(counted, ", "), english.Count(s.factsUnpredicted, "record that has", "records that have"), countsSo(english.Form(s.factsUnpredicted, "it", "them"), nil))
 	}
 	return fmt.Sprintf("%s: the means are over the %s whose prediction carries supporting facts; %s gold facts and a prediction without any, which hotpot_evaluate_v1.py scores 0 and counts in its means (over %d)",
 		strings.Join(names, ", "), english.Count(n, "record", "records"), english.Count(s.factsUnpredicted, "more record has", "more records have"), n+s.factsUnpredicted)
@@ -225,9 +225,9 @@ func (s *Summary) answerWarning() string {
 	if len(names) == 0 {
 		return ""
 	}
-	return fmt.Sprintf("%s supporting facts and no answer: %s %s %s out, where hotpot_evaluate_v1.py scores %s 0 (\"missing answer\") and counts %s in its means (--missing-as-zero counts %s so)",
+	return fmt.Sprintf("%s supporting facts and no answer: %s %s %s out, where hotpot_evaluate_v1.py scores %s 0 (\"missing answer\") and counts %s in its means (%s)",
 		english.Count(s.answerUnpredicted, "record's prediction carries", "records' predictions carry"), strings.Join(names, ", "),
-		english.Form(len(names), "leaves", "leave"), english.Form(s.answerUnpredicted, "it", "them"), english.Form(s.answerUnpredicted, "it", "them"), english.Form(s.answerUnpredicted, "it", "them"), english.Form(s.answerUnpredicted, "it", "them"))
+		english.Form(len(names), "leaves", "leave"), english.Form(s.answerUnpredicted, "it", "them"), english.Form(s.answerUnpredicted, "it", "them"), english.Form(s.answerUnpredicted, "it", "them"), countsSo(english.Form(s.answerUnpredicted, "it", "them"), nil))
 }
 
 // chineseLatinWarning says how many Chinese records (lang zh) the metrics that read English text
@@ -294,8 +294,9 @@ func (s *Summary) uncategorisedWarning() string {
 // otherwise they would be silent, for they take no part in any mean. bare of the unjudged have no
 // gold answers either, which the warning adds: the metrics need them, and so do most judge modes
 // (EvaLearn's grades by a rubric, and the rules grade a question to decline without), so qa-judge
-// alone may not score them.
-func unscoredWarning(unscored, records, unpredicted, unjudged, bare int) string {
+// alone may not score them. zero, when some of the unpredicted have none (not all), follows their
+// count: which benchmarks' scripts score them 0 (aggregator.zeroNote).
+func unscoredWarning(unscored, records, unpredicted, unjudged, bare int, zero string) string {
 	const why = "lacking what the selected metrics read: prediction text, answers, the judgment, the language or fields a metric needs; or a metric error reported above"
 	head := fmt.Sprintf("%d of %d records got no score", unscored, records)
 	if unscored == records {
@@ -307,7 +308,7 @@ func unscoredWarning(unscored, records, unpredicted, unjudged, bare int) string 
 	}
 	var lack []string
 	if unpredicted > 0 {
-		lack = append(lack, english.Count(unpredicted, "has no prediction", "have no prediction"))
+		lack = append(lack, english.Count(unpredicted, "has no prediction", "have no prediction")+zero)
 	}
 	if unjudged > 0 {
 		l := english.Count(unjudged, "has no judgment", "have no judgment")
@@ -329,4 +330,62 @@ func unscoredWarning(unscored, records, unpredicted, unjudged, bare int) string 
 		return head + ": " + strings.Join(lack, ", ")
 	}
 	return fmt.Sprintf("%s (%s); of them, %s", head, why, strings.Join(lack, ", "))
+}
+
+// countsSo is how every warning of records that qa-score leaves out, where a benchmark's script
+// scores them 0, names the flag that counts them (who: "it", "them") so, in the metrics in (all
+// the warning names when nil): "--missing-as-zero counts them so in em, f1".
+func countsSo(who string, in []string) string {
+	so := "--missing-as-zero counts " + who + " so"
+	if len(in) > 0 {
+		so += " in " + strings.Join(in, ", ")
+	}
+	return so
+}
+
+// missingScripts names the benchmarks' scripts that score a question they have no answer for 0,
+// for the metrics names that follow them under --missing-as-zero (the families' missing rules):
+// evaluate-v1.1.py for em and f1, hotpot_evaluate_v1.py for hotpot_*, sp_* and joint_*,
+// cmrc2018_evaluate.py for cmrc_*, LoCoMo's evaluate_qa.py stats for locomo_f1.
+func missingScripts(names []string) []string {
+	var scripts []string
+	for _, name := range names {
+		var script string
+		switch {
+		case name == "em" || name == "f1":
+			script = "evaluate-v1.1.py (SQuAD v1.1)"
+		case strings.HasPrefix(name, "hotpot_"), strings.HasPrefix(name, "sp_"), strings.HasPrefix(name, "joint_"):
+			script = "hotpot_evaluate_v1.py (HotpotQA)"
+		case strings.HasPrefix(name, "cmrc_"):
+			script = "cmrc2018_evaluate.py (CMRC 2018)"
+		case name == "locomo_f1":
+			script = "LoCoMo's evaluate_qa.py stats"
+		}
+		if script != "" && !slices.Contains(scripts, script) {
+			scripts = append(scripts, script)
+		}
+	}
+	return scripts
+}
+
+// zeroNote is what the warning of unscored records adds to the count of those without a
+// prediction when the benchmarks' scripts score some of them 0 (aggregator.zeroable, without
+// --missing-as-zero): which scripts, and that --missing-as-zero counts them so; "" for none.
+func (a *aggregator) zeroNote() string {
+	if a.zeroable == 0 {
+		return ""
+	}
+	var in []string
+	for k, z := range a.zeroableIn {
+		if z {
+			in = append(in, a.names[k])
+		}
+	}
+	scripts := missingScripts(in)
+	which := "which"
+	if a.zeroable < a.unpredicted {
+		which = fmt.Sprintf("%d of which", a.zeroable)
+	}
+	return fmt.Sprintf(", %s %s %s 0 (%s)", which, english.List(scripts), english.Form(len(scripts), "scores", "score"),
+		countsSo(english.Form(a.zeroable, "it", "them"), in))
 }
