@@ -35,49 +35,65 @@ func parseBaseline(arg string) (metric.Baseline, error) {
 		}
 		return metric.Baseline{}, fmt.Errorf("--baseline: %w", ferr)
 	}
-	b, err = parseBaselineFile(string(data))
+	b, err = parseBaselineFile(arg, string(data))
 	if err != nil {
-		return metric.Baseline{}, fmt.Errorf("--baseline %s: %w", arg, err)
+		return metric.Baseline{}, fmt.Errorf("--baseline: %w", err)
 	}
 	return b, nil
 }
 
-func parseBaselineFile(s string) (metric.Baseline, error) {
-	var rows []string
-	for _, line := range strings.Split(s, "\n") {
+// baselineRow is a line of a baseline file that is neither blank nor a comment, with its number
+// in the file.
+type baselineRow struct {
+	line int
+	text string
+}
+
+// parseBaselineFile reads s, the text of the baseline file name. Its errors begin with name and,
+// when a line is at fault, its number in the file: blank lines, comments and the header count,
+// as in every other input error.
+func parseBaselineFile(name, s string) (metric.Baseline, error) {
+	var rows []baselineRow
+	for i, line := range strings.Split(s, "\n") {
 		if line = strings.TrimSpace(line); line != "" && !strings.HasPrefix(line, "#") {
-			rows = append(rows, line)
+			rows = append(rows, baselineRow{i + 1, line})
 		}
 	}
 	if len(rows) == 0 {
-		return metric.Baseline{}, errors.New("empty file")
+		return metric.Baseline{}, fmt.Errorf("%s: empty file", name)
 	}
-	if len(rows) == 1 && !strings.HasPrefix(strings.ToUpper(rows[0]), "LAYER") {
-		return parseNumbers(rows[0])
+	at := func(r baselineRow, err error) error { return fmt.Errorf("%s:%d: %w", name, r.line, err) }
+	head := rows[0]
+	if len(rows) == 1 && !strings.HasPrefix(strings.ToUpper(head.text), "LAYER") {
+		b, err := parseNumbers(head.text)
+		if err != nil {
+			return metric.Baseline{}, at(head, err)
+		}
+		return b, nil
 	}
-	if h := strings.ToUpper(strings.Join(strings.Fields(strings.ReplaceAll(rows[0], ",", " ")), ",")); h != "LAYER,P,R,F" {
-		return metric.Baseline{}, fmt.Errorf("header %q: want LAYER,P,R,F", rows[0])
+	if h := strings.ToUpper(strings.Join(strings.Fields(strings.ReplaceAll(head.text, ",", " ")), ",")); h != "LAYER,P,R,F" {
+		return metric.Baseline{}, at(head, fmt.Errorf("header %q: want LAYER,P,R,F", head.text))
 	}
 	best, layer := metric.Baseline{}, -1
-	for i, row := range rows[1:] {
-		f := splitNumbers(row)
+	for _, row := range rows[1:] {
+		f := splitNumbers(row.text)
 		if len(f) != 4 {
-			return metric.Baseline{}, fmt.Errorf("row %d %q: want LAYER,P,R,F", i+2, row)
+			return metric.Baseline{}, at(row, fmt.Errorf("row %q: want LAYER,P,R,F", row.text))
 		}
 		l, err := strconv.Atoi(f[0])
 		if err != nil {
-			return metric.Baseline{}, fmt.Errorf("row %d: layer %q: %w", i+2, f[0], err)
+			return metric.Baseline{}, at(row, fmt.Errorf("layer %q: %w", f[0], err))
 		}
 		b, err := parseNumbers(strings.Join(f[1:], ","))
 		if err != nil {
-			return metric.Baseline{}, fmt.Errorf("row %d: %w", i+2, err)
+			return metric.Baseline{}, at(row, err)
 		}
 		if l > layer {
 			best, layer = b, l
 		}
 	}
 	if layer < 0 {
-		return metric.Baseline{}, errors.New("no rows after the header")
+		return metric.Baseline{}, at(head, errors.New("no rows after the header"))
 	}
 	return best, nil
 }

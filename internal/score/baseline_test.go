@@ -1,6 +1,7 @@
 package score
 
 import (
+	"fmt"
 	"math"
 	"os"
 	"path/filepath"
@@ -62,7 +63,7 @@ func FuzzParseBaselineFile(f *testing.F) {
 		f.Add(s)
 	}
 	f.Fuzz(func(t *testing.T, s string) {
-		b, err := parseBaselineFile(s)
+		b, err := parseBaselineFile("baseline.tsv", s)
 		if err != nil {
 			return
 		}
@@ -78,4 +79,31 @@ func FuzzParseBaselineFile(f *testing.F) {
 			}
 		}
 	})
+}
+
+// TestParseBaselineFileLine: an error about a line of a --baseline file names the file and the
+// line as it is in the file, comments, blank lines, the header and CRLF ends counted.
+func TestParseBaselineFileLine(t *testing.T) {
+	dir := t.TempDir()
+	tests := []struct{ body, want string }{
+		{"# rescale baseline\n\nLAYER,P,R,F\n0,0.1,0.2,0.3\n\n\nx,0.1,0.2,0.3\n",
+			`%s:7: layer "x": strconv.Atoi: parsing "x": invalid syntax`},
+		{"# c\r\n\r\nLAYER,P,R,F\r\n0,0.1,0.2,0.3\r\n\r\n1,0.1,0.2\r\n",
+			`%s:6: row "1,0.1,0.2": want LAYER,P,R,F`},
+		{"LAYER,P,R,F\n\n0,0.1,0.2,1.5\n", `%s:3: baseline "0.1,0.2,1.5": "1.5" is not a number below 1`},
+		{"# made by hand\n\nL,P,R\n0,0.1,0.2\n", `%s:3: header "L,P,R": want LAYER,P,R,F`},
+		{"\n# one row\n\n0.5 0.6\n", `%s:4: baseline "0.5 0.6": want one number or three (P,R,F)`},
+		{"# nothing\n\n", `%s: empty file`},
+		{"\nLAYER,P,R,F\n# none\n", `%s:2: no rows after the header`},
+	}
+	for i, tt := range tests {
+		p := filepath.Join(dir, fmt.Sprintf("b%d.tsv", i))
+		if err := os.WriteFile(p, []byte(tt.body), 0o644); err != nil {
+			t.Fatal(err)
+		}
+		want := "--baseline: " + fmt.Sprintf(tt.want, p)
+		if _, err := parseBaseline(p); err == nil || err.Error() != want {
+			t.Errorf("parseBaseline(%q) error = %v, want %s", tt.body, err, want)
+		}
+	}
 }
