@@ -17,17 +17,37 @@ import (
 // run must end without error once stdin ends; it returns the output.
 func RecordsAsTheyCome(t *testing.T, run command.RunFunc, args []string, lines []string) string {
 	t.Helper()
+	chunks, records := make([]string, len(lines)), make([]int, len(lines))
+	for i, l := range lines {
+		chunks[i], records[i] = l+"\n", i+1
+	}
+	return ChunksAsTheyCome(t, run, args, chunks, records)
+}
+
+// ChunksAsTheyCome is RecordsAsTheyCome for input that is not one record a line, such as a JSON
+// document written on one line: it gives the chunks one at a time, each only once stdout holds
+// records[i] lines, the records that chunks[:i+1] make whole.
+func ChunksAsTheyCome(t *testing.T, run command.RunFunc, args []string, chunks []string, records []int) string {
+	t.Helper()
 	in, feed := io.Pipe()
 	stdout := &notifyBuffer{changed: make(chan struct{}, 1)}
 	var stderr strings.Builder
 	done := make(chan error, 1)
 	go func() { done <- run(context.Background(), args, in, stdout, &stderr) }()
-	for i, l := range lines {
-		if _, err := io.WriteString(feed, l+"\n"); err != nil {
-			t.Fatalf("writing line %d: %v", i+1, err)
+	for i, c := range chunks {
+		wrote := make(chan error, 1)
+		go func() { _, err := io.WriteString(feed, c); wrote <- err }()
+		select {
+		case err := <-wrote:
+			if err != nil {
+				t.Fatalf("writing chunk %d %.40q: %v", i+1, c, err)
+			}
+		case err := <-done: // it reads no more
+			feed.Close()
+			t.Fatalf("run ended with chunk %d %.40q not read: %v\nstderr:\n%s", i+1, c, err, stderr.String())
 		}
-		for strings.Count(stdout.String(), "\n") < i+1 {
-			Receive(t, stdout.changed, fmt.Sprintf("record on stdout for input line %d before the next was given", i+1))
+		for strings.Count(stdout.String(), "\n") < records[i] {
+			Receive(t, stdout.changed, fmt.Sprintf("%d records on stdout after input chunk %d %.40q, before the next was given", records[i], i+1, c))
 		}
 	}
 	feed.Close()
