@@ -175,6 +175,7 @@ type app struct {
 	examined        bool                     // some item's fields were read (see Options.Found)
 	preds           *Predictions             // --predictions, attached to the records read
 	other           otherFormat              // the bad items of a file --format reads as another's
+	otherPending    func()                   // warnOtherFormat of a pipe, run at its first item
 	ctx             context.Context
 }
 
@@ -359,6 +360,7 @@ func (a *app) emit(rec *record.Record, file string, line int, bad error) error {
 	if err := a.ctx.Err(); err != nil {
 		return err
 	}
+	a.checkOtherFormat()
 	if bad != nil {
 		return a.skip(bad)
 	}

@@ -75,7 +75,7 @@ func CMRC2018(in Input, opt Options, emit Emit) error {
 	if err != nil {
 		return command.ReadError(in.DisplayName(), 0, err)
 	}
-	if head, _ := br.Peek(br.Size()); first != '[' || format.SQuADExport(head) {
+	if first != '[' || format.SQuADExport(firstObject(br, false)) {
 		return loadSQuAD(in, opt, emit, "cmrc2018", "zh")
 	}
 	return eachItem(in, opt, emit, itemID(""), func(raw jsonRaw, line int, emit Emit) error {

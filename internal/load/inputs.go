@@ -53,6 +53,13 @@ func (a *app) loadFile(name string) error {
 		count = a.bar
 	}
 	return command.OpenInputs([]string{name}, a.stdin, count, func(in Input) error {
+		// A pipe's head is looked at once the loader gives its first item (see warnOtherFormat).
+		var tee *headTee
+		watch, file := a.format != "" && a.format != "jsonl" && a.format != "csv", name != "-" && isRegular(name)
+		if watch && !file {
+			tee = &headTee{r: in.R}
+			in.R = tee
+		}
 		br := bufio.NewReaderSize(in.R, format.HeadSize)
 		in.R = br
 		// The first read finds a file that is no text (a tar or zip archive, a damaged gzip
@@ -76,16 +83,24 @@ func (a *app) loadFile(name string) error {
 			return command.Usagef("--format: %v", err)
 		}
 		a.other = otherFormat{w: a.stderr, name: in.DisplayName(), format: a.format}
-		if a.format != "" {
-			a.other.seen = a.warnOtherFormat(in.DisplayName(), br, name != "-" && isRegular(name))
+		switch {
+		case tee != nil:
+			a.otherPending = func() { a.other.seen = a.warnOtherFormat(in.DisplayName(), tee.head) }
+		case watch:
+			head, _ := br.Peek(br.Size()) // a read error comes again to the loader, after the head
+			a.other.seen = a.warnOtherFormat(in.DisplayName(), head)
 		}
 		a.generic = format == "jsonl" || format == "csv"
 		a.benchmark = !a.generic && format != "records" && format != "evalearn-results"
-		err = a.loadWarned(in.DisplayName(), func() error { return load(in, a.opt, a.emitter(in.DisplayName())) })
+		err = a.loadWarned(in.DisplayName(), func() error {
+			err := load(in, a.opt, a.emitter(in.DisplayName()))
+			a.checkOtherFormat() // a pipe that gave no item
+			return err
+		})
 		if err == nil {
 			err = a.other.end()
 		}
-		a.other = otherFormat{}
+		a.other, a.otherPending = otherFormat{}, nil
 		return err
 	})
 }
@@ -138,24 +153,23 @@ func (a *app) detectFormat(name string, in *Input, br *bufio.Reader) (string, er
 }
 
 // warnOtherFormat warns when a file that --format names a benchmark's (or records) holds, by
-// its first bytes, another benchmark's fields, and returns the format they say (else ""): its
-// items would be bad ones, each lacking the fields of the format given ('missing field "_id"'),
-// with no word of what the file is (otherFormat stops such a file). The generic formats, jsonl
-// and csv, are left alone: giving them over a benchmark's file is how its fields are mapped by
-// hand. SQuAD's layout is also CMRC 2018's (not its first one).
+// head, its first bytes, another benchmark's fields, and returns the format they say (else ""):
+// its items would be bad ones, each lacking the fields of the format given ('missing field
+// "_id"'), with no word of what the file is (otherFormat stops such a file). The generic
+// formats, jsonl and csv, are left alone: giving them over a benchmark's file is how its fields
+// are mapped by hand. SQuAD's layout is also CMRC 2018's (not its first one).
 //
-// It looks at the 64 kB head of a regular file (file), as detection does: its first line alone
-// would be a lone "[" in an indented file (LoCoMo's, EvaLearn's), whose fields come after it.
-// From a pipe it looks at what has come once the first line is in (firstLines), so that records
-// read from a slow pipe come out as they are read and not once 64 kB are there.
-func (a *app) warnOtherFormat(name string, br *bufio.Reader, file bool) string {
-	if a.format == "jsonl" || a.format == "csv" {
-		return ""
-	}
-	head := firstLines(br)
-	if file {
-		head, _ = br.Peek(format.HeadSize) // a read error comes again to the loader, after the head
-	}
+// head is the 64 kB head of a regular file, as detection reads it: its first line alone would be
+// a lone "[" in an indented file (LoCoMo's, EvaLearn's), whose fields come after it. Of a pipe it
+// is what the loader had read of it (up to 64 kB) when it gave its first item, good or bad, or
+// ended (checkOtherFormat), so that records read from a slow pipe come out as they are read and
+// not once 64 kB, or the first line's end, are there: a JSON document written on one line ends
+// its line at the end of the input.
+//
+// Note: a pipe's head was what had come once its first line was in, which for a file written on
+// one line (SQuAD's, HotpotQA's, json.dump's default) held every record back until 64 kB of it
+// had come, or all of it.
+func (a *app) warnOtherFormat(name string, head []byte) string {
 	seen := format.Detect("", head) // the content alone, not the name
 	// SQuAD's layout is CMRC 2018's too, but CMRC's first layout (a JSON array of context_text
 	// and qas) the squad format does not read.
@@ -181,6 +195,28 @@ func (a *app) warnOtherFormat(name string, br *bufio.Reader, file bool) string {
 	fmt.Fprintf(a.stderr, "qa-load: warning: %s looks like %s %s file by its fields, and --format %s reads it as %s%s\n",
 		name, article(seen), seen, a.format, a.format, detected)
 	return seen
+}
+
+// checkOtherFormat runs the check of warnOtherFormat that waits for a pipe's first item, once.
+func (a *app) checkOtherFormat() {
+	if check := a.otherPending; check != nil {
+		a.otherPending = nil
+		check()
+	}
+}
+
+// headTee keeps a copy of the first format.HeadSize bytes read through it.
+type headTee struct {
+	r    io.Reader
+	head []byte
+}
+
+func (h *headTee) Read(p []byte) (int, error) {
+	n, err := h.r.Read(p)
+	if room := format.HeadSize - len(h.head); room > 0 {
+		h.head = append(h.head, p[:min(n, room)]...)
+	}
+	return n, err
 }
 
 // article is the indefinite article of a format's name.

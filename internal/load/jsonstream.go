@@ -2,7 +2,6 @@ package load
 
 import (
 	"bufio"
-	"bytes"
 	"encoding/json"
 	"errors"
 	"fmt"
@@ -68,21 +67,45 @@ func newItems(in Input, br *bufio.Reader, maxLine int, id func([]byte) string) (
 
 // multiline reports whether the first line of br that is not blank is a lone "{", as in indented
 // JSON: then the input is not JSON Lines. (A JSONL file whose first line is merely malformed
-// stays JSONL, so the line is reported and skipped.)
+// stays JSONL, so the line is reported and skipped.) It reads no further than the first byte
+// after the "{" that is not a blank, so that a JSON document written on one line, read from a
+// pipe, is loaded as it comes and not once its line has ended.
 func multiline(br *bufio.Reader) bool {
-	line, _, found := bytes.Cut(bytes.TrimLeft(firstLines(br), " \t\r\n"), []byte("\n"))
-	return found && string(bytes.TrimSpace(line)) == "{"
+	brace := false
+	for n := 1; ; n++ {
+		b, _ := br.Peek(n)
+		if len(b) < n { // the input ended, or the buffer filled, first
+			return false
+		}
+		switch c := b[n-1]; {
+		case !brace && isSpace(c):
+		case !brace:
+			if brace = c == '{'; !brace {
+				return false
+			}
+		case c == '\n':
+			return true
+		case !isSpace(c):
+			return false
+		}
+	}
 }
 
-// firstLines returns what br holds once its first line that is not blank is in (or the input
-// ended, or the buffer filled before the line did), without consuming it: the lines up to it,
-// and whatever came with them. It reads no further than that line's end, so that JSON Lines from
-// a pipe are loaded as they come, not once the buffer's 64 kB are there; a file's first read most
-// often fills the buffer.
-func firstLines(br *bufio.Reader) []byte {
+// firstObject returns what br holds once the first JSON object it opens is whole (the top-level
+// value, or a top-level array's first item, as format.FirstMembers reads it), or once the value
+// there is seen to be no object, or the input ended, or the buffer filled first, without
+// consuming it. With data, it also returns once a top-level object's member "data" opens a list
+// (SQuAD's articles, the whole file after them). It reads no further, so that a JSON document
+// written on one line, read from a pipe, is loaded as it comes, not once the buffer's 64 kB are
+// there; a file's first read most often fills the buffer.
+//
+// Note: a Peek of the whole buffer held a SQuAD or CMRC 2018 file written on one line, from a
+// slow pipe, until 64 kB of it had come, though its first question was whole long before.
+func firstObject(br *bufio.Reader, data bool) []byte {
+	s := objectScan{data: data}
 	for {
 		head, _ := br.Peek(br.Buffered())
-		if bytes.IndexByte(bytes.TrimLeft(head, " \t\r\n"), '\n') >= 0 {
+		if s.scan(head) {
 			return head
 		}
 		if _, err := br.Peek(len(head) + 1); err != nil {
@@ -90,6 +113,74 @@ func firstLines(br *bufio.Reader) []byte {
 			return head
 		}
 	}
+}
+
+// objectScan follows the JSON text that firstObject peeks at, a byte once, for the end of its
+// first object.
+type objectScan struct {
+	data     bool   // a top-level object's "data" list ends the scan
+	i        int    // the bytes scanned
+	depth    int    // the arrays and objects open
+	top      byte   // the first value's first byte
+	str, esc bool   // in a string; after its backslash
+	strAt    int    // where the string being read opens
+	key      string // the last string closed in the top-level object
+	colon    bool   // the byte before this one was a ':' of the top-level object
+}
+
+// scan reads the bytes of head past those already read and reports whether the first object
+// ended in them.
+func (s *objectScan) scan(head []byte) bool {
+	for ; s.i < len(head); s.i++ {
+		c := head[s.i]
+		if s.str {
+			switch {
+			case s.esc:
+				s.esc = false
+			case c == '\\':
+				s.esc = true
+			case c == '"':
+				s.str = false
+				if s.depth == 0 || s.depth == 1 && s.top == '[' { // a string, not an object
+					return true
+				}
+				if s.depth == 1 {
+					s.key = string(head[s.strAt+1 : s.i])
+				}
+			}
+			continue
+		}
+		if isSpace(c) {
+			continue
+		}
+		afterColon := s.colon
+		s.colon = false
+		switch c {
+		case '"':
+			s.str, s.strAt = true, s.i
+		case ':':
+			s.colon = s.depth == 1
+		case '{', '[':
+			switch {
+			case s.depth == 0:
+				s.top = c
+			case s.depth == 1 && s.top == '[' && c != '{': // a list, not an object
+				return true
+			case s.depth == 1 && s.data && afterColon && c == '[' && s.key == "data":
+				return true
+			}
+			s.depth++
+		case '}', ']':
+			if s.depth--; s.depth <= 0 || s.depth == 1 && s.top == '[' {
+				return true
+			}
+		default: // a number, true, false or null: no object where it is the first value
+			if s.depth == 0 || s.depth == 1 && s.top == '[' {
+				return true
+			}
+		}
+	}
+	return false
 }
 
 // firstByte returns the first non-blank byte (0 for an empty input) without consuming it, nor the

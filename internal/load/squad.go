@@ -112,9 +112,9 @@ func squadStart(in Input, br *bufio.Reader, dataset string) (empty, export bool,
 	} else if first == 0 {
 		return true, false, nil
 	}
-	// The first object says what the file is. Peek waits for a buffer's worth (or the end), which
-	// an official file, tens of MB, soon gives.
-	head, _ := br.Peek(br.Size())
+	// The first object says what the file is: its own members, up to a "data" list of articles
+	// in a top-level object, which is SQuAD's layout whatever follows it.
+	head := firstObject(br, true)
 	if format.SQuADExport(head) {
 		return false, true, nil
 	}

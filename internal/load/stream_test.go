@@ -1,6 +1,7 @@
 package load
 
 import (
+	"bufio"
 	"bytes"
 	"errors"
 	"fmt"
@@ -12,6 +13,7 @@ import (
 	"testing"
 
 	"github.com/qapipe/qapipe/internal/clitest"
+	"github.com/qapipe/qapipe/internal/textfile"
 	"github.com/qapipe/qapipe/pkg/record"
 )
 
@@ -310,6 +312,88 @@ func TestRecordsAsTheyCome(t *testing.T) {
 		if n := strings.Count(out, `"schema":1`); n != 3 {
 			t.Errorf("--format %s: %d records, want 3:\n%s", tc.format, n, out)
 		}
+	}
+}
+
+// TestOneLineDocumentAsItComes: a benchmark file that is one JSON document on one line (a JSON
+// array of questions, a SQuAD object, as json.dump writes them by default) gives each record once
+// its item is in, before the rest of the line comes from a slow pipe: not once the line ends, nor
+// once 64 kB are there to see whether the file looks like another format than --format's.
+//
+// Each item is longer than the 512 bytes textfile.NewReader looks at before its first Read
+// returns, to tell a tar archive by its mark at byte 257 (see textfile.HeadSize).
+func TestOneLineDocumentAsItComes(t *testing.T) {
+	q := "Where? " + strings.Repeat("x", textfile.HeadSize) // longer than textfile's head
+	squad := `{"title":"t%d","paragraphs":[{"context":"Paris is in France.","qas":[{"id":"q%d","question":"Where?","answers":[{"text":"Paris","answer_start":0}]}]}]}`
+	cmrc := `{"paragraphs":[{"id":"C%d","context":"巴黎在法国。","qas":[{"id":"C%d_Q","question":"在哪里？","answers":[{"text":"巴黎","answer_start":0}]}]}]}`
+	cmrc = strings.ReplaceAll(cmrc, `"在哪里？"`, `"Where?"`)
+	for _, tc := range []struct {
+		format, head, item, tail string
+	}{
+		{"hotpotqa", "[", `{"_id":"q%d","question":"Where?","answer":"Paris","context":[],"supporting_facts":[]}`, "]"},
+		{"squad", `{"version":"v1.1","data":[`, squad, "]}"},
+		{"cmrc2018", `{"version":"v1.0","data":[`, cmrc, "]}"},
+		{"longmemeval", "[", `{"question_id":"q%d","question_type":"single-session-user","question":"Where?","answer":"Paris",` +
+			`"question_date":"d","haystack_session_ids":[],"haystack_dates":[],"haystack_sessions":[]}`, "]"},
+		{"locomo", "[", `{"sample_id":"c%d","qa":[{"question":"Where?","answer":"Paris","evidence":[],"category":1}],` +
+			`"conversation":{"speaker_a":"A","speaker_b":"B"}}`, "]"},
+		{"records", "[", `{"schema":1,"id":"q%d","question":"Where?","answers":["Paris"]}`, "]"},
+		{"evalearn-results", "[", `{"id":%d,"type":"Extraction","level":1,"prompt":["Where?"],"rubric":"r","canonical_answer":"Paris",` +
+			`"gpt4res":"Paris","gpt4judge":"[Grade]: 1 points","sequence_id":1,"position_in_sequence":%d}`, "]"},
+		{"jsonl", "[", `{"id":"q%d","question":"Where?","answers":["Paris"]}`, "]"},
+	} {
+		t.Run(tc.format, func(t *testing.T) {
+			// Each chunk ends just after an item, before the comma or bracket that follows it:
+			// the item is whole, and what comes after it is not there yet.
+			item := func(n int) string {
+				return strings.NewReplacer("%d", fmt.Sprint(n), `"Where?"`, `"`+q+`"`).Replace(tc.item)
+			}
+			chunks := []string{tc.head + item(0), "," + item(1), "," + item(2), tc.tail + "\n"}
+			out := clitest.ChunksAsTheyCome(t, Run, []string{"qa-load", "--format", tc.format}, chunks, []int{1, 2, 3, 3})
+			if n := strings.Count(out, `"schema":1`); n != 3 {
+				t.Errorf("--format %s: %d records, want 3:\n%s", tc.format, n, out)
+			}
+		})
+	}
+}
+
+// TestFirstObject: firstObject stops at the byte that ends the first object, the top-level one
+// or a top-level array's first item, or at the first byte that shows there is none, or with data
+// where a top-level object's "data" opens a list, and reads no further: given its input a byte
+// at a time, as a slow pipe may give it, it returns the same bytes as given the input whole.
+func TestFirstObject(t *testing.T) {
+	for _, tt := range []struct {
+		in   string
+		data bool
+		want string // the bytes read when it returns
+	}{
+		{`[{"a": "}]\"{"}, {"b": 1}]`, false, `[{"a": "}]\"{"}`},
+		{` ` + "\n" + `{"a": {"b": ["}"]}, "c": "\\"}` + "\n" + `{"d": 2}`, false, ` ` + "\n" + `{"a": {"b": ["}"]}, "c": "\\"}`},
+		{`{"version": "1.1", "data": [{"title": "t"}]}`, true, `{"version": "1.1", "data": [`},
+		{`{"version": "1.1", "data": [{"title": "t"}]}`, false, `{"version": "1.1", "data": [{"title": "t"}]}`},
+		{`{"data": {"x": [1]}, "y": [2]}`, true, `{"data": {"x": [1]}, "y": [2]}`}, // no list
+		{`{"a": "data", "b": [1]}`, true, `{"a": "data", "b": [1]}`},               // a value, not a key
+		{`[[1], {"a": 1}]`, false, `[[`},
+		{`[1, {"a": 1}]`, false, `[1`},
+		{`["s", {"a": 1}]`, false, `["s"`},
+		{`[]`, false, `[]`},
+		{`[{"a": 1`, false, `[{"a": 1`}, // the input ended first
+	} {
+		r, w := io.Pipe()
+		go func() {
+			for i := range len(tt.in) {
+				w.Write([]byte{tt.in[i]})
+			}
+			w.Close()
+		}()
+		br := bufio.NewReader(r)
+		got := string(firstObject(br, tt.data))
+		whole := string(firstObject(bufio.NewReader(strings.NewReader(tt.in)), tt.data))
+		if got != tt.want || !strings.HasPrefix(whole, tt.want) {
+			t.Errorf("firstObject(%q, %v) read %q a byte at a time (%q whole), want %q", tt.in, tt.data, got, whole, tt.want)
+		}
+		br.Discard(br.Buffered())
+		go io.Copy(io.Discard, r) // the writer's other bytes
 	}
 }
 
