@@ -407,6 +407,66 @@ func TestCheckInputsStdinNamed(t *testing.T) {
 	}
 }
 
+// TestCheckInputsSameFile: one file named twice among the inputs, by one name or two (./a, a
+// link, a hard link), is a usage error naming both arguments, as stdin given twice is: its
+// records were read twice, seen only in the summary's count of repeated ids (a pipe's found
+// empty the second time). Two files of the same content are two inputs, and a character device
+// (/dev/null, a terminal) may be read again.
+func TestCheckInputsSameFile(t *testing.T) {
+	dir := t.TempDir()
+	a, b, ln, hard := filepath.Join(dir, "a.jsonl"), filepath.Join(dir, "b.jsonl"), filepath.Join(dir, "ln.jsonl"), filepath.Join(dir, "hard.jsonl")
+	for _, p := range []string{a, b} {
+		if err := os.WriteFile(p, []byte("{}\n"), 0o644); err != nil {
+			t.Fatal(err)
+		}
+	}
+	if err := os.Symlink(a, ln); err != nil {
+		t.Fatal(err)
+	}
+	if err := os.Link(a, hard); err != nil {
+		t.Fatal(err)
+	}
+	r, w, err := os.Pipe()
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer r.Close()
+	defer w.Close()
+	pipe := fmt.Sprintf("/dev/fd/%d", r.Fd())
+	dot := dir + "/./a.jsonl" // filepath.Join would clean it to a
+	twice := func(later, earlier string) string {
+		if later == earlier {
+			return later + ": given twice: its records would be read twice (give it once)"
+		}
+		return later + ": the same file as " + earlier + ", given before: its records would be read twice (give it once)"
+	}
+	for _, tc := range []struct {
+		name string
+		args []string
+		want string // the error; "" for none
+	}{
+		{"one name", []string{a, a}, twice(a, a)},
+		{"two names", []string{a, b, dot}, twice(dot, a)},
+		{"symbolic link", []string{ln, a}, twice(a, ln)},
+		{"hard link", []string{b, hard, a}, twice(a, hard)},
+		{"after --", []string{"--", a, "-", a}, twice(a, a)},
+		{"pipe", []string{pipe, pipe}, pipe + ": given twice: a pipe can be read once (give it once)"},
+		{"two files", []string{a, b}, ""},
+		{"file and stdin", []string{a, "-"}, ""},
+		{"dev null", []string{os.DevNull, a, os.DevNull}, ""},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			err := CheckInputs(tc.args, strings.NewReader(""), nil)
+			switch {
+			case tc.want == "" && err != nil:
+				t.Errorf("CheckInputs(%q) = %v, want nil", tc.args, err)
+			case tc.want != "" && (err == nil || ExitCode(err) != ExitUsage || err.Error() != tc.want):
+				t.Errorf("CheckInputs(%q) = %v (exit %d), want %q (exit %d)", tc.args, err, ExitCode(err), tc.want, ExitUsage)
+			}
+		})
+	}
+}
+
 // TestCheckArgsDashDash: run by Execute, a command takes every argument after the "--" that
 // ended its flags for a file, though the flag parser takes the "--" away: `qa-load --
 // -missing.jsonl` is the missing file's error (exit 1), not a flag given after the files (exit

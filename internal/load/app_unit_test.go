@@ -542,10 +542,28 @@ func TestRunInterruptedAtLastRead(t *testing.T) {
 }
 
 // TestRepeatedIDsEveryFormat: in every format, records that repeat an earlier record's id (a file
-// given twice, two files that overlap) are counted in one warning that names the first of them
-// by the file and line of its item and its id.
+// given beside a copy of it, two files that overlap) are counted in one warning that names the
+// first of them by the file and line of its item and its id.
 func TestRepeatedIDsEveryFormat(t *testing.T) {
 	dir := t.TempDir()
+	// cp copies file to the folder copy in dir, under its path there, and returns the copy's path:
+	// one file named twice is refused
+	cp := func(file string) string {
+		to := filepath.Join(dir, "copy", file)
+		data, err := os.ReadFile(file)
+		if err == nil {
+			err = os.MkdirAll(filepath.Dir(to), 0o755)
+		}
+		if err == nil {
+			err = os.WriteFile(to, data, 0o644)
+		}
+		if err != nil {
+			t.Fatal(err)
+		}
+		return to
+	}
+	// twice is the args that name file and a copy of it
+	twice := func(file string) []string { return []string{file, cp(file)} }
 	saved := filepath.Join(dir, "run.jsonl")
 	run := `{"schema":1,"id":"r1","question":"q1","answers":["a"]}` + "\n" + `{"schema":1,"id":"r2","question":"q2","answers":["b"]}` + "\n"
 	if err := os.WriteFile(saved, []byte(run), 0o644); err != nil {
@@ -558,19 +576,19 @@ func TestRepeatedIDsEveryFormat(t *testing.T) {
 		count string // "N of M records repeat"
 		first string // FILE:LINE (id "ID")
 	}{
-		{"squad v1.1", twice("testdata/squad_v11_synthetic.json"), "2 of 4 records repeat", `testdata/squad_v11_synthetic.json:10 (id "squad:syn-q1")`},
-		{"squad v2.0", twice("testdata/squad_v20_synthetic.json"), "3 of 6 records repeat", `testdata/squad_v20_synthetic.json:10 (id "squad:syn-q3")`},
-		{"cmrc2018", twice("testdata/cmrc2018_dev_sample.json"), "301 of 602 records repeat", `testdata/cmrc2018_dev_sample.json:1 (id "cmrc2018:DEV_0_QUERY_0")`},
-		{"hotpotqa array", twice("testdata/hotpotqa_array5.json"), "5 of 10 records repeat", `testdata/hotpotqa_array5.json:2 (id "hotpotqa:5ab4435b5542990594ba9bdf")`},
-		{"hotpotqa jsonl", twice("testdata/hotpotqa_train_sample200.jsonl"), "200 of 400 records repeat", `testdata/hotpotqa_train_sample200.jsonl:1 (id "hotpotqa:5ab4435b5542990594ba9bdf")`},
-		{"locomo", twice("testdata/locomo10.json"), "1986 of 3972 records repeat", `testdata/locomo10.json:4 (id "locomo:conv-26:0")`},
-		{"longmemeval", twice("testdata/longmemeval_synthetic.json"), "7 of 14 records repeat", `testdata/longmemeval_synthetic.json:1 (id "longmemeval:syn_ssu_1")`},
-		{"evalearn-results", twice("testdata/evalearn_results_edge60.json"), "60 of 120 records repeat", `testdata/evalearn_results_edge60.json:2 (id "evalearn:19:2")`},
+		{"squad v1.1", twice("testdata/squad_v11_synthetic.json"), "2 of 4 records repeat", cp("testdata/squad_v11_synthetic.json") + `:10 (id "squad:syn-q1")`},
+		{"squad v2.0", twice("testdata/squad_v20_synthetic.json"), "3 of 6 records repeat", cp("testdata/squad_v20_synthetic.json") + `:10 (id "squad:syn-q3")`},
+		{"cmrc2018", twice("testdata/cmrc2018_dev_sample.json"), "301 of 602 records repeat", cp("testdata/cmrc2018_dev_sample.json") + `:1 (id "cmrc2018:DEV_0_QUERY_0")`},
+		{"hotpotqa array", twice("testdata/hotpotqa_array5.json"), "5 of 10 records repeat", cp("testdata/hotpotqa_array5.json") + `:2 (id "hotpotqa:5ab4435b5542990594ba9bdf")`},
+		{"hotpotqa jsonl", twice("testdata/hotpotqa_train_sample200.jsonl"), "200 of 400 records repeat", cp("testdata/hotpotqa_train_sample200.jsonl") + `:1 (id "hotpotqa:5ab4435b5542990594ba9bdf")`},
+		{"locomo", twice("testdata/locomo10.json"), "1986 of 3972 records repeat", cp("testdata/locomo10.json") + `:4 (id "locomo:conv-26:0")`},
+		{"longmemeval", twice("testdata/longmemeval_synthetic.json"), "7 of 14 records repeat", cp("testdata/longmemeval_synthetic.json") + `:1 (id "longmemeval:syn_ssu_1")`},
+		{"evalearn-results", twice("testdata/evalearn_results_edge60.json"), "60 of 120 records repeat", cp("testdata/evalearn_results_edge60.json") + `:2 (id "evalearn:19:2")`},
 		// EvaLearn's pair cannot be given twice; its results name the same (sequence, position)s
 		{"evalearn and its results", []string{"testdata/EvaLearn_Problem.json", "testdata/EvaLearn_Sequence.json", "testdata/evalearn_results_edge60.json"},
 			"59 of 1334 records repeat", `testdata/evalearn_results_edge60.json:2 (id "evalearn:19:2")`},
-		{"records", twice(saved), "2 of 4 records repeat", saved + `:1 (id "r1")`},
-		{"jsonl", append([]string{"--map", "question=q,answers=gold,id=qid"}, twice("testdata/generic.jsonl")...), "3 of 6 records repeat", `testdata/generic.jsonl:1 (id "g1")`},
+		{"records", twice(saved), "2 of 4 records repeat", cp(saved) + `:1 (id "r1")`},
+		{"jsonl", append([]string{"--map", "question=q,answers=gold,id=qid"}, twice("testdata/generic.jsonl")...), "3 of 6 records repeat", cp("testdata/generic.jsonl") + `:1 (id "g1")`},
 	}
 	for _, tc := range tests {
 		t.Run(tc.name, func(t *testing.T) {
@@ -601,9 +619,6 @@ func TestNoRepeatedIDs(t *testing.T) {
 		}
 	}
 }
-
-// twice is the args that name file twice.
-func twice(file string) []string { return []string{file, file} }
 
 // TestLongLineID: a JSON Lines line too long to load is named by the id its format reads, found
 // in the line's first 4 kB (HotpotQA's _id, the --map id source), not by a member named "id".
