@@ -283,7 +283,16 @@ func TypedFlags(ctx *cli.Context) []string {
 // what it finds there. A value from the flag's variable counts when the command line gives none,
 // as a string flag's does.
 func List(c *cli.Context, name string) string {
-	return strings.Join(slices.DeleteFunc(c.StringSlice(name), func(v string) bool { return v == "" }), ",")
+	return strings.Join(Values(c, name), ",")
+}
+
+// Values returns the values of c's string slice flag name, each as given, without the empty
+// ones: an empty value as a whole (--metrics "", QA_BY= set to nothing) adds nothing to a list
+// flag, so that a make variable left unset (--by "$(BY)") asks for what the flag's absence
+// does, as --metrics "" asks for its default. A value whose items are all blank (" ", ",") is
+// kept, for the flag's parser to judge.
+func Values(c *cli.Context, name string) []string {
+	return slices.DeleteFunc(slices.Clone(c.StringSlice(name)), func(v string) bool { return v == "" })
 }
 
 // EmptyItem returns a usage error naming the flag name and value, a value given to it, when items,

@@ -535,6 +535,43 @@ func TestList(t *testing.T) {
 	}
 }
 
+// TestValues: the values of a list flag, each as given, without the empty ones, from its
+// variable too (QA_L= is set to nothing: an unset make variable exported).
+func TestValues(t *testing.T) {
+	for _, tc := range []struct {
+		args []string
+		env  string // QA_L's value; "unset" for none
+		want []string
+	}{
+		{nil, "unset", nil},
+		{[]string{"--l="}, "unset", nil},
+		{[]string{"--l=", "--l", "a,,b", "--l", "", "--l", "c"}, "unset", []string{"a,,b", "c"}},
+		{nil, "", nil},
+		{nil, "a,b", []string{"a,b"}},
+	} {
+		name := strings.Join(tc.args, " ") + " QA_L=" + tc.env
+		t.Run(name, func(t *testing.T) {
+			if tc.env != "unset" {
+				t.Setenv("QA_L", tc.env)
+			}
+			var got []string
+			var stdout, stderr bytes.Buffer
+			app := NewApp("qa-x", "test", "", nil, &stdout, &stderr)
+			app.Flags = []cli.Flag{&cli.StringSliceFlag{Name: "l", EnvVars: []string{"QA_L"}}}
+			app.Action = func(c *cli.Context) error {
+				got = Values(c, "l")
+				return nil
+			}
+			if err := Execute(context.Background(), app, append([]string{"qa-x"}, tc.args...)); err != nil {
+				t.Fatalf("qa-x %s: %v", name, err)
+			}
+			if !slices.Equal(got, tc.want) {
+				t.Errorf("Values = %q, want %q", got, tc.want)
+			}
+		})
+	}
+}
+
 // TestEmptyItems: a value of a list flag whose comma-separated items hold a blank one beside a
 // name is a usage error naming the flag and the value, each value apart, and the variable it came
 // from; a value that names nothing ("", ",") is the parser's to judge.

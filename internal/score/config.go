@@ -325,7 +325,7 @@ func (cfg *config) parseSummary(c *cli.Context) error {
 	cfg.format = summaryFormat(c, cfg.summary)
 	warnZeroFlags(c, cfg.summary, cfg.mismatches)
 	warnIntervalFlags(c, cfg.summary)
-	if by := c.StringSlice("by"); len(by) > 0 {
+	if by := command.Values(c, "by"); len(by) > 0 { // --by "" adds nothing, as --metrics "" does
 		if cfg.by, err = parseBy(by); err != nil {
 			return command.Usagef("--by: %v", err)
 		}
