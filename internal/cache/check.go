@@ -57,13 +57,14 @@ func (e *FileError) FileFault() (path string, err error) { return e.Path, e.Err 
 // Note: the file is read as an immutable, read-only database, which takes no lock and makes no
 // -wal or -shm file beside it; a cache another run has open may keep its newest pages in its
 // -wal, unread, but a run writes only a cache's own table there. A file that reads as faulty so
-// is read again as readSound says: while another run has it open, as a reader of the cache, which
-// writes its read marks in the -shm index beside it, and nothing else. Whether the file can be written
+// is read again as readSound says: while another run has it open, through a copy of it and its
+// journal in the system's temporary folder, made under guard (see OpenLook) and removed before
+// Check returns. Whether the file can be written
 // is asked of the system (access(2)), where there is such a call: opening it for writing, and
 // closing it, would drop the locks an SQLite connection of this process holds on it (POSIX
 // locks are the process's, per file). Whether its folder can be written is asked of the
 // system too, then tried (see writableFolder).
-func Check(path string) error {
+func Check(path string, guard Guard) error {
 	if err := openable(path); err != nil {
 		return &FileError{Path: path, Err: err}
 	}
@@ -76,7 +77,7 @@ func Check(path string) error {
 	if err := canRead(path); err != nil {
 		return &FileError{Path: path, Err: fmt.Errorf("cannot be read: %w", err)}
 	}
-	err := readSound(path, func(uri string) error {
+	dir, unguard, err := readSound(path, guard, func(uri string) error {
 		db, err := sql.Open("sqlite", uri)
 		if err != nil {
 			return err
@@ -84,6 +85,12 @@ func Check(path string) error {
 		defer db.Close()
 		return ours(db)
 	})
+	if unguard != nil {
+		unguard()
+	}
+	if dir != "" {
+		os.RemoveAll(dir)
+	}
 	if err != nil {
 		return fault(path, err)
 	}
@@ -94,27 +101,48 @@ func Check(path string) error {
 }
 
 // readSound runs read on the SQLite URI of the file at path read as immutable (see Check) and,
-// when that fails, as readSound's note says, and returns the error of the read it believes.
+// when that fails, as readSound's note says, and returns the error of the read it believes, with
+// the folder of the copy it read ("", or the folder to remove once read is done with it) and the
+// function that unregisters the copy's removal from guard (see OpenLook; nil when none).
 //
 // Note: a read that takes no lock can meet the file as a checkpoint of another run writing the
 // cache copies pages from the -wal journal into it (make -j jobs sharing a cache, and a dry run
 // or the extractive baseline checking it), and find the sound file malformed, or no database.
 // While a run has the file open, it has the -wal journal and its -shm index beside it; then a
-// failed read is made again as a reader that takes SQLite's locks (read-only, with a busy
-// timeout), which reads the journal's pages over the file's, and its answer is the one believed:
-// such a read writes its read marks in the -shm index, as every reader of the cache does, and
-// nothing else. With no journal, no checkpoint runs; the read is made again with no lock, in case
-// the last run closed the file meanwhile, its checkpoint done. A damaged file fails every read.
-func readSound(path string, read func(uri string) error) error {
+// failed read is made again on a copy of the file and its journal (copyWithJournal), whose answer
+// is the one believed. Not on the file in place: the last run closing the cache takes its journal
+// and index away (and its checkpoint at close is one a read meets torn), and SQLite's read-only
+// mode makes both anew beside a file in WAL mode that has none, and leaves them. Only when the
+// journal begins anew during every copy (runs writing, and so keeping it) is the file read in
+// place, as a reader that takes SQLite's locks (read-only, with a busy timeout), which writes its
+// read marks in the -shm index, as every reader of the cache does, and nothing else. With no
+// journal (or once it went), no checkpoint runs; the read is made again with no lock, in case the
+// last run closed the file meanwhile, its checkpoint done. A damaged file fails every read.
+func readSound(path string, guard Guard, read func(uri string) error) (dir string, unguard func(), err error) {
 	immutable := fileURI(path) + "?mode=ro&immutable=1"
-	err := read(immutable)
+	err = read(immutable)
 	for try := 0; err != nil && try < 3; try++ {
-		if journaled(path) {
-			return read(lockedURI(path))
+		if !journaled(path) {
+			err = read(immutable)
+			continue
 		}
-		err = read(immutable)
+		real, rerr := filepath.EvalSymlinks(path)
+		if rerr != nil {
+			return "", nil, rerr
+		}
+		dir, unguard, err = copyUnder(real, guard)
+		switch {
+		case errors.Is(err, errUnsettled) && journaled(path):
+			return "", nil, read(lockedURI(path))
+		case errors.Is(err, errUnsettled) || (err == nil && dir == ""): // the journal went
+			err = read(immutable)
+		case err != nil:
+			return "", nil, err
+		default:
+			return dir, unguard, read(fileURI(filepath.Join(dir, "cache.sqlite")) + "?_pragma=query_only(1)")
+		}
 	}
-	return err
+	return "", nil, err
 }
 
 // lockedURI is the SQLite URI of the file at path read as a reader of the cache that takes

@@ -78,7 +78,7 @@ func TestCheck(t *testing.T) {
 	} {
 		t.Run(tt.name, func(t *testing.T) {
 			before := snapshot(t, dir)
-			err := Check(tt.path)
+			err := Check(tt.path, nil)
 			if after := snapshot(t, dir); after != before {
 				t.Errorf("Check(%s) changed the folder:\n%s\nwas\n%s", tt.path, after, before)
 			}
@@ -141,7 +141,7 @@ func TestCheckUnwritable(t *testing.T) {
 		link:                         "its folder " + roDir + " cannot be written: permission denied",
 		noRead:                       "cannot be read: permission denied",
 	} {
-		checkFileError(t, "Check", path, Check(path), want)
+		checkFileError(t, "Check", path, Check(path, nil), want)
 		// Open says why as Check does, not SQLite's "attempt to write a readonly database"
 		// (of a file this process may write, whose folder it may not) or "unable to open
 		// database file".
@@ -168,7 +168,7 @@ func TestCheckNoFileSystem(t *testing.T) {
 		t.Skip("no /proc")
 	}
 	path := "/proc/qapipe-check.db"
-	checkFileError(t, "Check", path, Check(path), "its folder /proc cannot be written: ")
+	checkFileError(t, "Check", path, Check(path, nil), "its folder /proc cannot be written: ")
 	c, err := Open(path)
 	if err == nil {
 		c.Close()

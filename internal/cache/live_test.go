@@ -63,6 +63,8 @@ func torn(t *testing.T, path string) (model.Request, *Cache) {
 // TestCheckTornByCheckpoint: Check of a cache that a run writes, met while a checkpoint writes
 // its first page, does not call the sound cache damaged.
 func TestCheckTornByCheckpoint(t *testing.T) {
+	tmp := t.TempDir()
+	t.Setenv("TMPDIR", tmp)
 	path := filepath.Join(t.TempDir(), "c.db")
 	_, c := torn(t, path)
 	defer c.Close()
@@ -72,11 +74,14 @@ func TestCheckTornByCheckpoint(t *testing.T) {
 		}
 		db.Close()
 	}
-	if err := Check(path); err != nil {
+	if err := Check(path, nil); err != nil {
 		t.Errorf("Check: %v, want nil", err)
 	}
-	// The journal's pages overwritten too: the file is damaged, and is said to be (its first page
-	// no database's).
+	if files, _ := os.ReadDir(tmp); len(files) != 0 {
+		t.Errorf("copies left in the folder of temporary files: %v", files)
+	}
+	// The journal's pages overwritten too: the file is damaged, and is said to be (the journal's
+	// frames fail their checksums, and the torn first page is read).
 	f, err := os.OpenFile(path+"-wal", os.O_WRONLY, 0)
 	if err != nil {
 		t.Fatal(err)
@@ -89,7 +94,7 @@ func TestCheckTornByCheckpoint(t *testing.T) {
 		t.Fatal(err)
 	}
 	f.Close()
-	checkFileError(t, "Check", path, Check(path), "not a reply cache (the file is not an SQLite database)")
+	checkFileError(t, "Check", path, Check(path, nil), "damaged (the SQLite database is malformed)")
 }
 
 // TestLookTornByCheckpoint: a dry run's Look of a cache met while a checkpoint writes its first
@@ -241,7 +246,7 @@ func TestCheckAndLookWhileWritten(t *testing.T) {
 	defer func() { close(stop); wg.Wait() }()
 	deadline := time.Now().Add(2 * time.Second)
 	for n := 0; time.Now().Before(deadline); n++ {
-		if err := Check(path); err != nil {
+		if err := Check(path, nil); err != nil {
 			t.Fatalf("Check, read %d: %v", n, err)
 		}
 		l, err := OpenLook(path, nil)
@@ -253,6 +258,46 @@ func TestCheckAndLookWhileWritten(t *testing.T) {
 		l.Close()
 		if !ok || rerr != nil || resp.Text != "A1" || warning != "" {
 			t.Fatalf("read %d: Reply = %+v, %v, %v (warning %q), want the reply A1", n, resp, ok, rerr, warning)
+		}
+	}
+}
+
+// TestReadSoundAfterTheLastRunClosed: the last run writing the cache can close it between a failed
+// read with no lock and the read made again (its checkpoint at close, which writes the file's
+// first page, is what a read can meet torn), taking its -wal journal and -shm index away. The read
+// made again must not make them anew beside the cache, as SQLite's read-only mode does for a file
+// in WAL mode that has none, nor find the sound file faulty.
+func TestReadSoundAfterTheLastRunClosed(t *testing.T) {
+	path := filepath.Join(t.TempDir(), "c.db")
+	_, c := torn(t, path)
+	reads := 0
+	dir, unguard, err := readSound(path, nil, func(uri string) error {
+		reads++
+		if reads == 2 { // the run closes as the read is made again
+			if err := c.Close(); err != nil {
+				t.Fatal(err)
+			}
+		}
+		db, err := sql.Open("sqlite", uri)
+		if err != nil {
+			return err
+		}
+		defer db.Close()
+		return ours(db)
+	})
+	if unguard != nil {
+		t.Error("readSound without a guard returned a function to unregister from one")
+	}
+	os.RemoveAll(dir)
+	if reads < 2 {
+		t.Fatalf("read %d times: no torn page to test", reads)
+	}
+	if err != nil {
+		t.Errorf("readSound: %v, want nil", err)
+	}
+	for _, suffix := range []string{"-wal", "-shm"} {
+		if _, err := os.Stat(path + suffix); err == nil {
+			t.Errorf("%s left beside the cache, which had none", filepath.Base(path+suffix))
 		}
 	}
 }

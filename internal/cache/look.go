@@ -28,8 +28,9 @@ import (
 // copied into the file. When the file has a journal, it and the file are copied to a folder of
 // the system's temporary files, and the copy read (and removed on Close). Runs writing the file
 // meanwhile can keep the copy from holding one state of the cache (see copyWithJournal), or the
-// immutable read from finding the file whole (see readSound): the file is then read with SQLite's
-// locks, as a reader of the cache, which writes its read marks in the -shm index that is there.
+// immutable read from finding the file whole (see readSound): the file is then read through a
+// copy made again, or, when the journal begins anew during every copy, with SQLite's locks, as a
+// reader of the cache, which writes its read marks in the -shm index that is there.
 type Look struct {
 	db   *sql.DB // nil for a file without entries
 	path string
@@ -68,18 +69,7 @@ func OpenLook(path string, guard Guard) (*Look, error) {
 	}
 	copied, settled := false, true
 	if wal, err := os.Stat(real + "-wal"); err == nil && wal.Size() > 0 {
-		mk := func() func() {
-			if l.tmp, err = copyWithJournal(real, copyFile); err != nil || l.tmp == "" {
-				return nil
-			}
-			dir := l.tmp
-			return func() { os.RemoveAll(dir) }
-		}
-		if guard != nil {
-			l.unguard = guard(mk)
-		} else {
-			mk()
-		}
+		l.tmp, l.unguard, err = copyUnder(real, guard)
 		switch {
 		case errors.Is(err, errUnsettled):
 			settled = false
@@ -110,10 +100,10 @@ func OpenLook(path string, guard Guard) (*Look, error) {
 	switch {
 	case copied:
 		err = open(fileURI(filepath.Join(l.tmp, "cache.sqlite")) + "?_pragma=query_only(1)")
-	case !settled: // the file is read in place, with SQLite's locks, as a reader of the cache
+	case !settled && journaled(path): // read in place, with SQLite's locks, as a reader of the cache
 		err = open(lockedURI(path))
 	default:
-		err = readSound(path, open)
+		l.tmp, l.unguard, err = readSound(path, guard, open)
 	}
 	if err != nil {
 		if db != nil {
@@ -124,6 +114,25 @@ func OpenLook(path string, guard Guard) (*Look, error) {
 	}
 	l.db = db
 	return l, nil
+}
+
+// copyUnder makes copyWithJournal's copy of the file at path (one no link names) under guard,
+// when not nil, and returns its folder ("" for none) and the function that unregisters its
+// removal from guard (nil when none).
+func copyUnder(path string, guard Guard) (dir string, unguard func(), err error) {
+	mk := func() func() {
+		if dir, err = copyWithJournal(path, copyFile); err != nil || dir == "" {
+			return nil
+		}
+		made := dir
+		return func() { os.RemoveAll(made) }
+	}
+	if guard != nil {
+		unguard = guard(mk)
+	} else {
+		mk()
+	}
+	return dir, unguard, err
 }
 
 // errUnsettled is copyWithJournal's error when the -wal journal began anew during every copy.

@@ -225,7 +225,7 @@ func TestLookNoTable(t *testing.T) {
 	if st, err := os.Stat(path); err != nil || st.Size() == 0 {
 		t.Fatalf("no database made (%v)", err)
 	}
-	if err := Check(path); err != nil {
+	if err := Check(path, nil); err != nil {
 		t.Fatalf("Check: %v", err)
 	}
 	l, err := OpenLook(path, nil)

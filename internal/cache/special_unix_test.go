@@ -24,7 +24,7 @@ func TestCheckSpecialFile(t *testing.T) {
 	} {
 		t.Run(tt.name, func(t *testing.T) {
 			for name, open := range map[string]func(string) error{
-				"Check": Check,
+				"Check": func(path string) error { return Check(path, nil) },
 				"Open": func(path string) error {
 					c, err := Open(path)
 					if err == nil {

@@ -114,7 +114,7 @@ func (cfg *config) dryRunCache(c *cli.Context) error {
 	if p == "" {
 		return nil
 	}
-	if err := cache.Check(p); err != nil {
+	if err := cache.Check(p, command.OnForcedExitOf); err != nil {
 		return command.FlagFile("--cache", err)
 	}
 	if cfg.judge.Model == "" { // the run calls no model, and reads no reply

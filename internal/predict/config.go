@@ -81,7 +81,7 @@ func (a *app) configure(c *cli.Context) error {
 		// No client or key: nothing is sent. --cache is checked as a run opens it, and read for
 		// the requests it answers, but not written, nor a file left (cache.Check, cache.Look).
 		if f := c.String("cache"); f != "" {
-			if err := cache.Check(f); err != nil {
+			if err := cache.Check(f, command.OnForcedExitOf); err != nil {
 				return command.FlagFile("--cache", err)
 			}
 			var err error
@@ -298,7 +298,7 @@ func (a *app) configureCache(c *cli.Context) error {
 	switch f := c.String("cache"); {
 	case f == "":
 	case a.provider == "extractive" && c.String("judge-model") == "":
-		if err := cache.Check(f); err != nil {
+		if err := cache.Check(f, command.OnForcedExitOf); err != nil {
 			return command.FlagFile("--cache", err)
 		}
 	default:
