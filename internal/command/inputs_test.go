@@ -59,13 +59,8 @@ func TestOpenInputsText(t *testing.T) {
 }
 
 func TestNotAnInput(t *testing.T) {
-	dir := t.TempDir()
-	in, other, link := filepath.Join(dir, "in.jsonl"), filepath.Join(dir, "other.jsonl"), filepath.Join(dir, "link.jsonl")
-	for _, p := range []string{in, other} {
-		if err := os.WriteFile(p, []byte("{}\n"), 0o644); err != nil {
-			t.Fatal(err)
-		}
-	}
+	dir, in, other := twoInputs(t, "in.jsonl", "other.jsonl")
+	link := filepath.Join(dir, "link.jsonl")
 	if err := os.Link(in, link); err != nil {
 		t.Skip("no hard links here:", err)
 	}
@@ -99,18 +94,8 @@ func TestNotAnInputNull(t *testing.T) {
 // TestNotAnInputStdin: a file redirected to stdin is an input when stdin is read (no inputs, or
 // "-" among them), and only then.
 func TestNotAnInputStdin(t *testing.T) {
-	dir := t.TempDir()
-	in, other := filepath.Join(dir, "in.jsonl"), filepath.Join(dir, "other.jsonl")
-	for _, p := range []string{in, other} {
-		if err := os.WriteFile(p, []byte("{}\n"), 0o644); err != nil {
-			t.Fatal(err)
-		}
-	}
-	stdin, err := os.Open(in)
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer stdin.Close()
+	_, in, other := twoInputs(t, "in.jsonl", "other.jsonl")
+	stdin := openFile(t, in, os.O_RDONLY)
 	for _, tc := range []struct {
 		path   string
 		inputs []string
@@ -135,24 +120,10 @@ func TestNotAnInputStdin(t *testing.T) {
 // (`qa-score x.jsonl >> x.jsonl` read back its own records until the disk was full); a stdout
 // that is another file, no regular file or no file at all is fine.
 func TestNotStdout(t *testing.T) {
-	dir := t.TempDir()
-	in, other := filepath.Join(dir, "in.jsonl"), filepath.Join(dir, "other.jsonl")
-	for _, p := range []string{in, other} {
-		if err := os.WriteFile(p, []byte("{}\n"), 0o644); err != nil {
-			t.Fatal(err)
-		}
-	}
-	open := func(path string, flag int) *os.File {
-		f, err := os.OpenFile(path, flag, 0)
-		if err != nil {
-			t.Fatal(err)
-		}
-		t.Cleanup(func() { f.Close() })
-		return f
-	}
-	stdinIn, stdinOther := open(in, os.O_RDONLY), open(other, os.O_RDONLY)
-	appendIn, appendOther := open(in, os.O_WRONLY|os.O_APPEND), open(other, os.O_WRONLY|os.O_APPEND)
-	null := open(os.DevNull, os.O_WRONLY)
+	dir, in, other := twoInputs(t, "in.jsonl", "other.jsonl")
+	stdinIn, stdinOther := openFile(t, in, os.O_RDONLY), openFile(t, other, os.O_RDONLY)
+	appendIn, appendOther := openFile(t, in, os.O_WRONLY|os.O_APPEND), openFile(t, other, os.O_WRONLY|os.O_APPEND)
+	null := openFile(t, os.DevNull, os.O_WRONLY)
 	// The message names stdin's file by its path, as the system gives it where it can.
 	stdinName := fileName(stdinIn)
 	for _, tc := range []struct {
@@ -361,18 +332,8 @@ func TestCheckInputs(t *testing.T) {
 // the second time, its records lost without a word); either alone, or beside "-" when stdin is
 // another file or no file at all, is fine.
 func TestCheckInputsStdinNamed(t *testing.T) {
-	dir := t.TempDir()
-	in, other := filepath.Join(dir, "in.jsonl"), filepath.Join(dir, "other.jsonl")
-	for _, p := range []string{in, other} {
-		if err := os.WriteFile(p, []byte("{}\n"), 0o644); err != nil {
-			t.Fatal(err)
-		}
-	}
-	stdin, err := os.Open(in)
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer stdin.Close()
+	_, in, other := twoInputs(t, "in.jsonl", "other.jsonl")
+	stdin := openFile(t, in, os.O_RDONLY)
 	r, w, err := os.Pipe()
 	if err != nil {
 		t.Fatal(err)
@@ -413,13 +374,8 @@ func TestCheckInputsStdinNamed(t *testing.T) {
 // empty the second time). Two files of the same content are two inputs, and a character device
 // (/dev/null, a terminal) may be read again.
 func TestCheckInputsSameFile(t *testing.T) {
-	dir := t.TempDir()
-	a, b, ln, hard := filepath.Join(dir, "a.jsonl"), filepath.Join(dir, "b.jsonl"), filepath.Join(dir, "ln.jsonl"), filepath.Join(dir, "hard.jsonl")
-	for _, p := range []string{a, b} {
-		if err := os.WriteFile(p, []byte("{}\n"), 0o644); err != nil {
-			t.Fatal(err)
-		}
-	}
+	dir, a, b := twoInputs(t, "a.jsonl", "b.jsonl")
+	ln, hard := filepath.Join(dir, "ln.jsonl"), filepath.Join(dir, "hard.jsonl")
 	if err := os.Symlink(a, ln); err != nil {
 		t.Fatal(err)
 	}
@@ -1388,4 +1344,29 @@ func TestFlagFilesNotStdout(t *testing.T) {
 			}
 		})
 	}
+}
+
+// twoInputs writes two files named name1 and name2, each one record "{}", in a new folder, and
+// returns the folder and their paths.
+func twoInputs(t *testing.T, name1, name2 string) (dir, path1, path2 string) {
+	t.Helper()
+	dir = t.TempDir()
+	path1, path2 = filepath.Join(dir, name1), filepath.Join(dir, name2)
+	for _, p := range []string{path1, path2} {
+		if err := os.WriteFile(p, []byte("{}\n"), 0o644); err != nil {
+			t.Fatal(err)
+		}
+	}
+	return dir, path1, path2
+}
+
+// openFile opens the file at path with flag, closed at the test's end.
+func openFile(t *testing.T, path string, flag int) *os.File {
+	t.Helper()
+	f, err := os.OpenFile(path, flag, 0)
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() { f.Close() })
+	return f
 }
