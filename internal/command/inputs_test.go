@@ -146,13 +146,7 @@ func TestNotStdout(t *testing.T) {
 		{"the stream of Main", []string{in}, nil, &stdoutPipe{f: appendIn}, "stdout: " + in + " is also an input file"},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
-			err := NotStdout(tc.args, tc.stdin, tc.stdout)
-			switch {
-			case tc.want == "" && err != nil:
-				t.Errorf("NotStdout(%q) = %v, want nil", tc.args, err)
-			case tc.want != "" && (err == nil || ExitCode(err) != ExitUsage || !strings.HasPrefix(err.Error(), tc.want)):
-				t.Errorf("NotStdout(%q) = %v (exit %d), want %q (exit %d)", tc.args, err, ExitCode(err), tc.want, ExitUsage)
-			}
+			wantUsage(t, fmt.Sprintf("NotStdout(%q)", tc.args), NotStdout(tc.args, tc.stdin, tc.stdout), tc.want)
 		})
 	}
 }
@@ -357,13 +351,7 @@ func TestCheckInputsStdinNamed(t *testing.T) {
 		{"no stdin", []string{in, "-"}, nil, ""},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
-			err := CheckInputs(tc.args, tc.stdin, nil)
-			switch {
-			case tc.want == "" && err != nil:
-				t.Errorf("CheckInputs(%q) = %v, want nil", tc.args, err)
-			case tc.want != "" && (err == nil || ExitCode(err) != ExitUsage || !strings.HasPrefix(err.Error(), tc.want)):
-				t.Errorf("CheckInputs(%q) = %v (exit %d), want %q (exit %d)", tc.args, err, ExitCode(err), tc.want, ExitUsage)
-			}
+			wantUsage(t, fmt.Sprintf("CheckInputs(%q)", tc.args), CheckInputs(tc.args, tc.stdin, nil), tc.want)
 		})
 	}
 }
@@ -1369,4 +1357,16 @@ func openFile(t *testing.T, path string, flag int) *os.File {
 	}
 	t.Cleanup(func() { f.Close() })
 	return f
+}
+
+// wantUsage checks that err, call's error, is nil when want is "", else a usage error (exit 2)
+// whose message begins with want.
+func wantUsage(t *testing.T, call string, err error, want string) {
+	t.Helper()
+	switch {
+	case want == "" && err != nil:
+		t.Errorf("%s = %v, want nil", call, err)
+	case want != "" && (err == nil || ExitCode(err) != ExitUsage || !strings.HasPrefix(err.Error(), want)):
+		t.Errorf("%s = %v (exit %d), want %q (exit %d)", call, err, ExitCode(err), want, ExitUsage)
+	}
 }
