@@ -1323,13 +1323,7 @@ func TestFlagFilesNotStdout(t *testing.T) {
 			app.Action = func(*cli.Context) error { return nil }
 			app.Commands = []*cli.Command{{Name: "sub", Flags: []cli.Flag{&cli.StringFlag{Name: "route"}}, OnUsageError: app.OnUsageError,
 				Before: func(c *cli.Context) error { return CheckArgs(c, nil, tc.stdout) }, Action: func(*cli.Context) error { return nil }}}
-			err := Execute(context.Background(), app, append([]string{"qa-x"}, tc.args...))
-			switch {
-			case tc.want == "" && err != nil:
-				t.Errorf("qa-x %s = %v, want nil", name, err)
-			case tc.want != "" && (err == nil || ExitCode(err) != ExitUsage || !strings.HasPrefix(err.Error(), tc.want)):
-				t.Errorf("qa-x %s = %v (exit %d), want %q (exit %d)", name, err, ExitCode(err), tc.want, ExitUsage)
-			}
+			wantUsage(t, "qa-x "+name, Execute(context.Background(), app, append([]string{"qa-x"}, tc.args...)), tc.want)
 		})
 	}
 }
