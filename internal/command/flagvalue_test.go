@@ -518,20 +518,26 @@ func TestList(t *testing.T) {
 				t.Setenv("QA_L", tc.env)
 			}
 			got := "not run"
-			var stdout, stderr bytes.Buffer
-			app := NewApp("qa-x", "test", "", nil, &stdout, &stderr)
-			app.Flags = []cli.Flag{&cli.StringSliceFlag{Name: "l", EnvVars: []string{"QA_L"}}}
-			app.Action = func(c *cli.Context) error {
-				got = List(c, "l")
-				return nil
-			}
-			if err := Execute(context.Background(), app, append([]string{"qa-x"}, tc.args...)); err != nil {
-				t.Fatalf("qa-x %s: %v", name, err)
-			}
+			runList(t, tc.args, func(c *cli.Context) { got = List(c, "l") })
 			if got != tc.want {
 				t.Errorf("List = %q, want %q", got, tc.want)
 			}
 		})
+	}
+}
+
+// runList runs a command with the list flag --l (QA_L) on args, action its action.
+func runList(t *testing.T, args []string, action func(c *cli.Context)) {
+	t.Helper()
+	var stdout, stderr bytes.Buffer
+	app := NewApp("qa-x", "test", "", nil, &stdout, &stderr)
+	app.Flags = []cli.Flag{&cli.StringSliceFlag{Name: "l", EnvVars: []string{"QA_L"}}}
+	app.Action = func(c *cli.Context) error {
+		action(c)
+		return nil
+	}
+	if err := Execute(context.Background(), app, append([]string{"qa-x"}, args...)); err != nil {
+		t.Fatalf("qa-x %s: %v", strings.Join(args, " "), err)
 	}
 }
 
@@ -555,16 +561,7 @@ func TestValues(t *testing.T) {
 				t.Setenv("QA_L", tc.env)
 			}
 			var got []string
-			var stdout, stderr bytes.Buffer
-			app := NewApp("qa-x", "test", "", nil, &stdout, &stderr)
-			app.Flags = []cli.Flag{&cli.StringSliceFlag{Name: "l", EnvVars: []string{"QA_L"}}}
-			app.Action = func(c *cli.Context) error {
-				got = Values(c, "l")
-				return nil
-			}
-			if err := Execute(context.Background(), app, append([]string{"qa-x"}, tc.args...)); err != nil {
-				t.Fatalf("qa-x %s: %v", name, err)
-			}
+			runList(t, tc.args, func(c *cli.Context) { got = Values(c, "l") })
 			if !slices.Equal(got, tc.want) {
 				t.Errorf("Values = %q, want %q", got, tc.want)
 			}
