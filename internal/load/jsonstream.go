@@ -91,13 +91,15 @@ func multiline(br *bufio.Reader) bool {
 	}
 }
 
-// firstObject returns what br holds once the first JSON object it opens is whole (the top-level
-// value, or a top-level array's first item, as format.FirstMembers reads it), or once the value
-// there is seen to be no object, or the input ended, or the buffer filled first, without
-// consuming it. With data, it also returns once a top-level object's member "data" opens a list
-// (SQuAD's articles, the whole file after them). It reads no further, so that a JSON document
-// written on one line, read from a pipe, is loaded as it comes, not once the buffer's 64 kB are
-// there; a file's first read most often fills the buffer.
+// firstObject returns br's bytes, without consuming them, up to the one that ends the first JSON
+// object it opens (the top-level value, or a top-level array's first item, as
+// format.FirstMembers reads it) or shows the value there to be no object; or what br holds when
+// the input ended, or the buffer filled, first. With data, it also stops at the "[" where a
+// top-level object's member "data" opens a list (SQuAD's articles, the whole file after them).
+// It reads no further, so that a JSON document written on one line, read from a pipe, is loaded
+// as it comes, not once the buffer's 64 kB are there; and it returns no more than that, though a
+// read brought more (a file's first read most often fills the buffer), so that what the bytes
+// are taken for does not hang on how a pipe cut them.
 //
 // Note: a Peek of the whole buffer held a SQuAD or CMRC 2018 file written on one line, from a
 // slow pipe, until 64 kB of it had come, though its first question was whole long before.
@@ -106,7 +108,7 @@ func firstObject(br *bufio.Reader, data bool) []byte {
 	for {
 		head, _ := br.Peek(br.Buffered())
 		if s.scan(head) {
-			return head
+			return head[:s.i+1]
 		}
 		if _, err := br.Peek(len(head) + 1); err != nil {
 			head, _ = br.Peek(br.Buffered())
@@ -129,7 +131,7 @@ type objectScan struct {
 }
 
 // scan reads the bytes of head past those already read and reports whether the first object
-// ended in them.
+// ended in them, at head[s.i].
 func (s *objectScan) scan(head []byte) bool {
 	for ; s.i < len(head); s.i++ {
 		c := head[s.i]

@@ -11,6 +11,7 @@ import (
 	"slices"
 	"strings"
 	"testing"
+	"testing/iotest"
 
 	"github.com/qapipe/qapipe/internal/clitest"
 	"github.com/qapipe/qapipe/internal/textfile"
@@ -389,11 +390,46 @@ func TestFirstObject(t *testing.T) {
 		br := bufio.NewReader(r)
 		got := string(firstObject(br, tt.data))
 		whole := string(firstObject(bufio.NewReader(strings.NewReader(tt.in)), tt.data))
-		if got != tt.want || !strings.HasPrefix(whole, tt.want) {
+		if got != tt.want || whole != tt.want {
 			t.Errorf("firstObject(%q, %v) read %q a byte at a time (%q whole), want %q", tt.in, tt.data, got, whole, tt.want)
 		}
 		br.Discard(br.Buffered())
 		go io.Copy(io.Discard, r) // the writer's other bytes
+	}
+}
+
+// TestSQuADSniffChunks: what a SQuAD or CMRC 2018 file is (its layout, or a Hugging Face export)
+// is told by the bytes up to where firstObject stops, not by how many more a read brought with
+// them, so that a file loads the same from a pipe that gives it a byte at a time as given whole.
+func TestSQuADSniffChunks(t *testing.T) {
+	art := `{"title":"t","paragraphs":[{"context":"Paris is in France.","qas":[{"id":"q1","question":"Where?","answers":[{"text":"Paris","answer_start":0}]}]}]}`
+	for _, in := range []string{
+		// SQuAD's layout by its "data" list, whatever members follow it
+		`{"data":[` + art + `],"question":"q","context":"c","answers":{"text":[],"answer_start":[]}}`,
+		`{"version":"v2.0","data":[` + art + `]}`,
+		`[{"id":"h1","title":"t","context":"c","question":"q","answers":{"text":["c"],"answer_start":[0]}}]`,
+	} {
+		for _, load := range []struct {
+			name string
+			load Loader
+		}{{"squad", SQuAD}, {"cmrc2018", CMRC2018}} {
+			run := func(r io.Reader) string {
+				var out []string
+				err := load.load(Input{Name: "s.json", R: r}, Options{}, func(r *record.Record, _ int, bad error) error {
+					if bad != nil {
+						out = append(out, "bad: "+bad.Error())
+					} else {
+						out = append(out, r.ID+" "+r.Type+" "+strings.Join(r.Answers, "|"))
+					}
+					return nil
+				})
+				return fmt.Sprintf("%q, %v", out, err)
+			}
+			whole, slow := run(strings.NewReader(in)), run(iotest.OneByteReader(strings.NewReader(in)))
+			if whole != slow {
+				t.Errorf("%s(%.60q…) a byte at a time = %s, whole = %s", load.name, in, slow, whole)
+			}
+		}
 	}
 }
 
