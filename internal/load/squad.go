@@ -148,9 +148,13 @@ type squadVersion struct {
 	first      string // the first of them: FILE:LINE (id "ID")
 }
 
-// v2Version reports whether a SQuAD file's "version" names SQuAD 2.0 ("v2.0", "2.0").
+// v2Version reports whether a SQuAD file's "version" names SQuAD 2.0: "v2.0" as the official
+// files have it, "2.0", "2", "V2.0", "v2.x". A version that merely begins with a 2, such as a
+// date ("2024-05-01"), "20" or "21.3", does not: read as v2.0's, a file's withheld answers would
+// be unanswerable questions, scored as such.
 func v2Version(version string) bool {
-	return strings.HasPrefix(strings.TrimPrefix(version, "v"), "2")
+	v := strings.TrimPrefix(strings.ToLower(version), "v")
+	return v == "2" || strings.HasPrefix(v, "2.")
 }
 
 // version reads a SQuAD file's "version" into v: one that is no string says nothing.
