@@ -398,6 +398,25 @@ func TestFirstObject(t *testing.T) {
 	}
 }
 
+// FuzzFirstObject: firstObject returns the same bytes whether its input comes whole or a byte
+// at a time, so that what a file is taken for does not hang on how a pipe cut it.
+func FuzzFirstObject(f *testing.F) {
+	for _, s := range []string{`[{"a": "}]\"{"}, {"b": 1}]`, `{"version": "1.1", "data": [{"title": "t"}]}`,
+		`{"data": {"x": [1]}, "y": [2]}`, `{"a": "data", "b": [1]}`, `[[1], {"a": 1}]`, `["s", {"a": 1}]`, `[{"a": 1`,
+		`{"d\u0061ta": [1], "data": [2]}`, " \n{\"a\": \"\\\\\"}\n{}"} {
+		f.Add([]byte(s))
+	}
+	f.Fuzz(func(t *testing.T, in []byte) {
+		for _, data := range []bool{false, true} {
+			whole := firstObject(bufio.NewReader(bytes.NewReader(in)), data)
+			slow := firstObject(bufio.NewReader(iotest.OneByteReader(bytes.NewReader(in))), data)
+			if !bytes.Equal(whole, slow) {
+				t.Errorf("firstObject(%q, %v) = %q a byte at a time, %q whole", in, data, slow, whole)
+			}
+		}
+	})
+}
+
 // TestSQuADSniffChunks: what a SQuAD or CMRC 2018 file is (its layout, or a Hugging Face export)
 // is told by the bytes up to where firstObject stops, not by how many more a read brought with
 // them, so that a file loads the same from a pipe that gives it a byte at a time as given whole.
