@@ -148,8 +148,9 @@ func Version() string {
 // of app's subcommands answers --version as the app does (see answerVersion), and its errors are
 // named after it (see nameErrors). The integer flags of app and its subcommands are read in
 // decimal, and their float flags as finite decimal numbers (see decimalFlags). A flag given on
-// the command line wins over its variable, which is then not read (see shadowEnv), and a usage
-// error about a value that came from a variable names it (see traceEnv).
+// the command line wins over its variable, which is then not read, nor is a variable set to the
+// empty string, which is as if unset (see shadowEnv); a usage error about a value that came from
+// a variable names it (see traceEnv).
 func Execute(ctx context.Context, app *cli.App, args []string) error {
 	ctx = context.WithValue(ctx, commandLineKey{}, args) // for CheckArgs
 	decimalFlags(app.Flags)

@@ -27,6 +27,14 @@ import (
 // stage that does not parse does not stop it, and a variable both read (QA_STRICT) is refused
 // by the subcommand's flag, under the subcommand's name.
 //
+// A variable set to the empty string is read by no flag either, as if it were unset (the
+// flag's next variable, if any, is read in its place): `export QA_X=`, a make variable left
+// empty or a CI template's blank field asks for what leaving the variable out does, whatever
+// the flag's type. urfave/cli took such a variable for unset for some types (numbers,
+// durations, true/false, its GenericFlag) and for the empty value for the others (strings,
+// paths, lists), which a flag such as --bleu-weights or --think then refused, and a --pos-label
+// took for the class "". --help, which runs nothing, still lists the variable beside its flag.
+//
 // Note: the variables are taken from the flags' declarations, not from the environment, which
 // other goroutines (tests) may read; EnvVars is a field of every urfave/cli flag type, set here
 // through reflection so that no flag type is left out. --help given with a flag lists that flag
@@ -37,11 +45,9 @@ func shadowEnv(app *cli.App, args []string) (restore func()) {
 		vars  []string
 	}
 	var put []saved
+	keepEmpty := infoAsked(args) == "--help" // which reads no value, and lists every variable
 	shadow := func(flags []cli.Flag, all bool, given []string) {
 		for _, f := range flags {
-			if !all && !slices.ContainsFunc(f.Names(), func(n string) bool { return slices.Contains(given, n) }) {
-				continue
-			}
 			v := reflect.ValueOf(unwrapFlag(f))
 			if v.Kind() != reflect.Pointer || v.Elem().Kind() != reflect.Struct {
 				continue
@@ -50,8 +56,16 @@ func shadowEnv(app *cli.App, args []string) (restore func()) {
 			if !field.IsValid() || !field.CanSet() || field.Type() != reflect.TypeFor[[]string]() || field.Len() == 0 {
 				continue
 			}
-			put = append(put, saved{field, field.Interface().([]string)})
-			field.Set(reflect.Zero(field.Type()))
+			vars := field.Interface().([]string)
+			var read []string // the variables f reads during the run
+			if !all && !slices.ContainsFunc(f.Names(), func(n string) bool { return slices.Contains(given, n) }) {
+				read = slices.DeleteFunc(slices.Clone(vars), func(e string) bool { return !keepEmpty && setEmpty(e) })
+				if len(read) == len(vars) {
+					continue
+				}
+			}
+			put = append(put, saved{field, vars})
+			field.Set(reflect.ValueOf(read))
 		}
 	}
 	subcommand := false
@@ -65,6 +79,13 @@ func shadowEnv(app *cli.App, args []string) (restore func()) {
 			s.field.Set(reflect.ValueOf(s.vars))
 		}
 	}
+}
+
+// setEmpty reports whether the environment variable env (blanks around its name ignored, as
+// urfave/cli ignores them) is set to the empty string.
+func setEmpty(env string) bool {
+	v, set := os.LookupEnv(strings.TrimSpace(env))
+	return set && v == ""
 }
 
 // subcommandAt returns the index in args (a command line, the program's name first) of the

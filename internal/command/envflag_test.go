@@ -8,7 +8,9 @@ import (
 	"slices"
 	"strings"
 	"testing"
+	"time"
 
+	"github.com/google/go-cmp/cmp"
 	"github.com/urfave/cli/v2"
 )
 
@@ -238,5 +240,107 @@ func TestNamesVariable(t *testing.T) {
 		if got := namesVariable(tc.msg, "QA_PLOT"); got != tc.want {
 			t.Errorf("namesVariable(%q, QA_PLOT) = %v, want %v", tc.msg, got, tc.want)
 		}
+	}
+}
+
+// refuseEmpty is a flag value that refuses the empty string, as a list of numbers does
+// (qa-score's --bleu-weights).
+type refuseEmpty struct{ v string }
+
+func (r *refuseEmpty) Set(v string) error {
+	if v == "" {
+		return fmt.Errorf("want a number, got %q", v)
+	}
+	r.v = v
+	return nil
+}
+func (r *refuseEmpty) String() string {
+	if r == nil {
+		return ""
+	}
+	return r.v
+}
+
+// emptyEnvFlags returns a flag of every kind the commands declare, each with a default and a
+// variable QA_<NAME>, and one that reads two variables, the first that is set winning.
+func emptyEnvFlags() []cli.Flag {
+	return []cli.Flag{
+		&cli.StringFlag{Name: "mode", Value: "a", EnvVars: []string{"QA_MODE"}},
+		&cli.StringFlag{Name: "cache", EnvVars: []string{"QA_CACHE"}},
+		&cli.PathFlag{Name: "plot", Value: "p.svg", EnvVars: []string{"QA_PLOT"}},
+		&cli.StringSliceFlag{Name: "metrics", Value: cli.NewStringSlice("em"), EnvVars: []string{"QA_METRICS"}},
+		&cli.GenericFlag{Name: "weights", Value: &refuseEmpty{"0.5"}, EnvVars: []string{"QA_WEIGHTS"}},
+		&cli.BoolFlag{Name: "strict", EnvVars: []string{"QA_STRICT"}},
+		&cli.IntFlag{Name: "count", Value: 2, EnvVars: []string{"QA_COUNT"}},
+		&cli.Int64Flag{Name: "seed", Value: 1, EnvVars: []string{"QA_SEED"}},
+		&cli.Float64Flag{Name: "level", Value: 0.95, EnvVars: []string{"QA_LEVEL"}},
+		&cli.DurationFlag{Name: "timeout", Value: time.Minute, EnvVars: []string{"QA_TIMEOUT"}},
+		&cli.StringFlag{Name: "judge", Value: "j", EnvVars: []string{"QA_JUDGE_NAME", "QA_JUDGE"}},
+	}
+}
+
+// flagState is what an action sees of each of c's flags: its value, whether it counts as set,
+// and the variable it came from.
+func flagState(c *cli.Context) []string {
+	var got []string
+	for _, f := range c.Command.Flags {
+		name := f.Names()[0]
+		if name == "help" || name == "version" {
+			continue
+		}
+		got = append(got, fmt.Sprintf("%s=%v set=%v%s", name, valueText(c, name), c.IsSet(name), fromEnv(c, name)))
+	}
+	return got
+}
+
+// TestEmptyEnvUnset: a QA_* variable set to the empty string is as if unset, for a flag of
+// every kind, of the app and of a subcommand: the flag keeps its default, counts as not set,
+// is traced to no variable, and a value that refuses "" is not refused; a flag's next variable
+// is read in its place. --help still lists every variable.
+func TestEmptyEnvUnset(t *testing.T) {
+	run := func(t *testing.T, args ...string) (state []string, stdout string, err error) {
+		t.Helper()
+		var out, errw bytes.Buffer
+		app := NewApp("qa-x", "test", "", nil, &out, &errw)
+		app.Flags = emptyEnvFlags()
+		app.Action = func(c *cli.Context) error { state = flagState(c); return nil }
+		app.Commands = []*cli.Command{{
+			Name:         "sub",
+			Flags:        emptyEnvFlags(),
+			OnUsageError: app.OnUsageError,
+			Action:       func(c *cli.Context) error { state = flagState(c); return nil },
+		}}
+		err = Execute(context.Background(), app, append([]string{"qa-x"}, args...))
+		return state, out.String(), err
+	}
+	vars := []string{"QA_MODE", "QA_CACHE", "QA_PLOT", "QA_METRICS", "QA_WEIGHTS", "QA_STRICT", "QA_COUNT", "QA_SEED", "QA_LEVEL", "QA_TIMEOUT", "QA_JUDGE_NAME", "QA_JUDGE"}
+	for _, args := range [][]string{nil, {"sub"}} {
+		t.Run(strings.Join(append([]string{"qa-x"}, args...), " "), func(t *testing.T) {
+			unset, _, err := run(t, args...)
+			if err != nil || len(unset) == 0 {
+				t.Fatalf("with no variable: %v, flags %q", err, unset)
+			}
+			for _, v := range vars {
+				t.Setenv(v, "")
+			}
+			got, _, err := run(t, args...)
+			if err != nil {
+				t.Fatalf("with every variable empty: %v, want nil", err)
+			}
+			if diff := cmp.Diff(unset, got); diff != "" {
+				t.Errorf("with every variable empty, the flags differ from unset (-unset +empty):\n%s", diff)
+			}
+			t.Setenv("QA_JUDGE", "k")
+			got, _, err = run(t, args...)
+			if want := "judge=k set=true from QA_JUDGE"; err != nil || !slices.Contains(got, want) {
+				t.Errorf("QA_JUDGE_NAME= QA_JUDGE=k: %v, flags %q; want %q", err, got, want)
+			}
+			_, help, err := run(t, append(slices.Clone(args), "--help")...)
+			for _, v := range vars {
+				if !strings.Contains(help, "$"+v) {
+					t.Errorf("--help with %s empty does not list it (%v):\n%s", v, err, help)
+				}
+			}
+		})
 	}
 }

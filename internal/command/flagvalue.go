@@ -211,7 +211,7 @@ func FromEnv(c *cli.Context, name string) string { return fromEnv(c, name) }
 
 // Origin names where the value of c's flag name came from, for advice to check it: its
 // variable ("QA_API_KEY_FILE") when that set it to something and the command line did not, else
-// the flag ("--api-key-file"). A variable set empty (as urfave/cli reads it, a value) names
+// the flag ("--api-key-file"). A variable set empty, which is not read (see shadowEnv), names
 // nothing to check.
 func Origin(c *cli.Context, name string) string {
 	if env := strings.TrimPrefix(fromEnv(c, name), " from "); env != "" && os.Getenv(env) != "" {

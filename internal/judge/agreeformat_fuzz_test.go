@@ -26,10 +26,10 @@ const agreeFormatInput = `{"schema":1,"id":"r1","answers":["x"],"judgments":{"bi
 `
 
 // FuzzAgreeFormat: qa-judge agree --format, given on the command line or (env) in QA_AGREE_FORMAT,
-// takes text or json, json writing one JSON document and
-// text a table; any other value is a usage error (exit 2) `--format: unknown format "VALUE" (want
-// text or json)`, the value Go-quoted, that a value from the variable ends by naming it. Every
-// message is valid UTF-8.
+// takes text or json, json writing one JSON document and text a table (QA_AGREE_FORMAT set empty
+// is as if unset: text); any other value is a usage error (exit 2) `--format: unknown format
+// "VALUE" (want text or json)`, the value Go-quoted, that a value from the variable ends by naming
+// it. Every message is valid UTF-8.
 func FuzzAgreeFormat(f *testing.F) {
 	for _, v := range []string{"text", "json", "csv", "JSON", " json", "json\n", "", "txt", "jsonl", "markdown", "table", "\xff",
 		"QA_AGREE_FORMAT", "text\x00"} {
@@ -61,7 +61,10 @@ func FuzzAgreeFormat(f *testing.F) {
 		}
 		var stdout, stderr bytes.Buffer
 		err := Run(context.Background(), args, strings.NewReader(agreeFormatInput), &stdout, &stderr)
-		format := value // an exported QA_AGREE_FORMAT= is the value "", as urfave/cli reads it
+		format := value
+		if env && value == "" {
+			format = agreeText // an exported QA_AGREE_FORMAT= is as if unset: the default
+		}
 		switch {
 		case err == nil && format == agreeJSON:
 			if !json.Valid(stdout.Bytes()) {

@@ -27,7 +27,7 @@ func runHistoryTokens(t *testing.T, args []string, model string) (maxTokens int,
 }
 
 // FuzzHistoryTokens: --history-tokens, given on the command line or (env) in QA_HISTORY_TOKENS,
-// is none (no budget), auto (LongMemEval's budget for a model it counts with o200k_base, none with
+// is none (no budget), auto (the default, which QA_HISTORY_TOKENS set empty is too) (LongMemEval's budget for a model it counts with o200k_base, none with
 // a warning naming the model for one it counts otherwise, none for another), or a positive
 // decimal count, which is the budget and reads back, written as a number, to the same; anything
 // else is a usage error (exit 2) `--history-tokens: want auto, none or a positive number of
@@ -48,6 +48,9 @@ func FuzzHistoryTokens(f *testing.F) {
 		args, ok := clitest.FlagArgs(t, "history-tokens", "QA_HISTORY_TOKENS", value, env)
 		if !ok {
 			return
+		}
+		if env && value == "" {
+			value = "auto" // an exported QA_HISTORY_TOKENS= is as if unset: the default
 		}
 		got, warn, err := runHistoryTokens(t, args, model)
 		n, nerr := strconv.Atoi(value)

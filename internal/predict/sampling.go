@@ -3,7 +3,6 @@ package predict
 import (
 	"fmt"
 	"math"
-	"os"
 	"strconv"
 	"strings"
 	"unicode/utf8"
@@ -107,17 +106,12 @@ func (f *stopFlag) String() string {
 // stopSequences reads --stop's sequences with Go's escapes of a double-quoted string (\n, \t, \\,
 // \", \uXXXX; a double quote may also stand bare), so that a line break can be given in a
 // Makefile or an environment variable. An empty one, which stops nothing, or one that is not
-// UTF-8 once read, is a usage error, and so is a QA_STOP set empty when no --stop is given: an
-// exported variable set to the empty string is the empty value of a flag that is neither a
-// number, a duration nor true/false, as urfave/cli reads its other flags, but its GenericFlag,
-// --stop's, takes such a variable for unset.
+// UTF-8 once read, is a usage error. A QA_STOP set to the empty string is as if unset, as every
+// QA_* variable is (see command.Execute): no stop sequence.
 func stopSequences(c *cli.Context) ([]string, error) {
 	f, ok := c.Generic("stop").(*stopFlag)
 	if !ok {
 		return nil, nil
-	}
-	if env := stopSetEmpty(c); len(f.raw) == 0 && env != "" {
-		return nil, command.Usagef("--stop \"\" from %s: an empty stop sequence, which would stop nothing", env)
 	}
 	var seqs []string
 	for _, raw := range f.raw {
@@ -133,27 +127,6 @@ func stopSequences(c *cli.Context) ([]string, error) {
 		seqs = append(seqs, seq)
 	}
 	return seqs, nil
-}
-
-// stopSetEmpty returns the first of --stop's variables that is set, when it is set to the empty
-// string, else "". The command line's --stop leaves the flag no variable (see command's
-// shadowEnv) while it is parsed; the caller reads this only when none was given.
-func stopSetEmpty(c *cli.Context) string {
-	for _, fl := range c.App.Flags {
-		g, ok := fl.(*cli.GenericFlag)
-		if !ok || g.Name != "stop" {
-			continue
-		}
-		for _, v := range g.EnvVars {
-			if val, set := os.LookupEnv(strings.TrimSpace(v)); set {
-				if val == "" {
-					return strings.TrimSpace(v)
-				}
-				return ""
-			}
-		}
-	}
-	return ""
 }
 
 // unescape reads s with Go's escapes of a double-quoted string, a bare double quote kept.
