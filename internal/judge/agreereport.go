@@ -12,6 +12,7 @@ import (
 
 	"github.com/qapipe/qapipe/internal/cell"
 	"github.com/qapipe/qapipe/internal/english"
+	"github.com/qapipe/qapipe/internal/repeat"
 	"github.com/qapipe/qapipe/internal/stats"
 	"github.com/qapipe/qapipe/pkg/record"
 )
@@ -302,11 +303,11 @@ func ci(iv stats.Interval) string {
 
 // repeatedWarning says that n records repeat the id of an earlier record, the first of them at
 // first (file:line and id), as qa-score's summary says it: each is compared as a record of its
-// own. A record's judgments are compared on its own line, so two files of the same records, each
+// own, and the cause is guessed among repeat.Causes. A record's judgments are compared on its own line, so two files of the same records, each
 // judged by one judge, are not joined by id either: the warning says how to compare them.
 func repeatedWarning(n int, first string) string {
 	return english.Count(n, "record repeats", "records repeat") + " the id of an earlier record: each counts in every figure as a record " +
-		"of its own (an input given twice? files of the same records judged apart are not joined: judge one file with each judge in turn)" +
+		"of its own (" + repeat.Causes + "? files of the same records judged apart are not joined: judge one file with each judge in turn)" +
 		english.Form(n, ": ", "; the first is ") + first
 }
 

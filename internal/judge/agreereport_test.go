@@ -282,3 +282,24 @@ func TestAgreeListed(t *testing.T) {
 		}
 	}
 }
+
+// TestRepeatedWarning: the warning of records that repeat an earlier record's id guesses the
+// causes a command still lets through (one file named twice is refused), says how to compare
+// two files judged apart, and names the first repeat.
+func TestRepeatedWarning(t *testing.T) {
+	for _, tc := range []struct {
+		n    int
+		want string
+	}{
+		{1, `1 record repeats the id of an earlier record: each counts in every figure as a record of its own ` +
+			`(a file beside a copy of it, files that overlap, or an id field that is not unique? files of the same records judged apart are not joined: judge one file with each judge in turn): ` +
+			`a.jsonl:3 (id "r1")`},
+		{3, `3 records repeat the id of an earlier record: each counts in every figure as a record of its own ` +
+			`(a file beside a copy of it, files that overlap, or an id field that is not unique? files of the same records judged apart are not joined: judge one file with each judge in turn); ` +
+			`the first is a.jsonl:3 (id "r1")`},
+	} {
+		if got := repeatedWarning(tc.n, `a.jsonl:3 (id "r1")`); got != tc.want {
+			t.Errorf("repeatedWarning(%d, ...) = %q, want %q", tc.n, got, tc.want)
+		}
+	}
+}

@@ -543,7 +543,8 @@ func TestRunInterruptedAtLastRead(t *testing.T) {
 
 // TestRepeatedIDsEveryFormat: in every format, records that repeat an earlier record's id (a file
 // given beside a copy of it, two files that overlap) are counted in one warning that names the
-// first of them by the file and line of its item and its id.
+// first of them by the file and line of its item and its id, and guesses the causes a command
+// still lets through (one file named twice is refused).
 func TestRepeatedIDsEveryFormat(t *testing.T) {
 	dir := t.TempDir()
 	// cp copies file to the folder copy in dir, under its path there, and returns the copy's path:
@@ -569,7 +570,8 @@ func TestRepeatedIDsEveryFormat(t *testing.T) {
 	if err := os.WriteFile(saved, []byte(run), 0o644); err != nil {
 		t.Fatal(err)
 	}
-	const warning = "qa-load: warning: %s the id of an earlier record (the first: %s): "
+	const warning = "qa-load: warning: %s the id of an earlier record (the first: %s): an id names one question, and qa-score warns of repeats " +
+		"(a file beside a copy of it, files that overlap, or an id field that is not unique?); "
 	tests := []struct {
 		name  string
 		args  []string

@@ -12,6 +12,7 @@ import (
 	"github.com/qapipe/qapipe/internal/cell"
 	"github.com/qapipe/qapipe/internal/command"
 	"github.com/qapipe/qapipe/internal/english"
+	"github.com/qapipe/qapipe/internal/repeat"
 	"github.com/qapipe/qapipe/pkg/record"
 )
 
@@ -373,21 +374,21 @@ func (c *genericCount) warn(w io.Writer, m Mapping) {
 const maxIDs = 1 << 20
 
 // warnRepeats warns of the records read that repeat an earlier record's id, in every format,
-// naming the first by file, line and id, with the likely cause: a generic file's id column that
-// is not unique (or a generic file given twice: the ids are held as hashes alone, which cannot
-// tell a repeat within a file from one across files), else a file given twice or files that
-// overlap.
+// naming the first by file, line and id, with the causes qa-score's warning guesses too
+// (repeat.Causes) and the advice that fits: for a generic file, an id for each row (the ids are
+// held as hashes alone, which cannot tell a repeat within a file, an id column that is not
+// unique, from one across files); else, that files that overlap repeat every id they share.
 func (a *app) warnRepeats() {
 	n := a.ids.Count()
 	if n == 0 {
 		return
 	}
-	cause := "a file given twice, or two files that hold the same questions (a sample and the set it came from), repeat every id they share"
+	advice := "two files that hold the same questions (a sample and the set it came from) repeat every id they share"
 	if a.genericRepeat {
-		cause = "give each row its own id (a row without one gets FILE:LINE, FILE the file's base name, which files of one name in two folders repeat), and each file once"
+		advice = "give each row its own id (a row without one gets FILE:LINE, FILE the file's base name, which files of one name in two folders repeat)"
 	}
-	fmt.Fprintf(a.stderr, "qa-load: warning: %d of %s %s the id of an earlier record (%s%s): an id names one question, and qa-score warns of repeats as of an input given twice; %s\n",
-		n, english.Count(a.read, "record", "records"), english.Form(n, "repeats", "repeat"), english.Form(n, "", "the first: "), a.ids.First().Place(), cause)
+	fmt.Fprintf(a.stderr, "qa-load: warning: %d of %s %s the id of an earlier record (%s%s): an id names one question, and qa-score warns of repeats (%s?); %s\n",
+		n, english.Count(a.read, "record", "records"), english.Form(n, "repeats", "repeat"), english.Form(n, "", "the first: "), a.ids.First().Place(), repeat.Causes, advice)
 }
 
 // printSummary prints the records per dataset and type, sorted, on stderr.

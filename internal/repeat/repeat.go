@@ -1,5 +1,6 @@
-// Package repeat finds the records that repeat an earlier record's id (an input given twice, two
-// files that overlap), for the stages that warn of them, qa-load, qa-score and qa-judge agree,
+// Package repeat finds the records that repeat an earlier record's id (a file beside a copy of
+// it, two files that overlap, an id field that is not unique), for the stages that warn of them,
+// qa-load, qa-score and qa-judge agree, whose warnings guess the cause in one phrase (Causes),
 // and for qa-load's numbering of an EvaLearn results file's repeats and qa-predict's sequences
 // that reappear. It holds each id as a 64-bit hash in an open-addressed set, not the ids
 // themselves, so its memory grows by a few bytes a record and, with a bound, stops growing.
@@ -14,6 +15,11 @@ import (
 
 	"github.com/qapipe/qapipe/pkg/record"
 )
+
+// Causes names what makes records repeat an earlier record's id, for the warnings of them to
+// guess from: one file named twice among a command's inputs is refused before any record is read
+// (command.CheckInputs), so these are what remain.
+const Causes = "a file beside a copy of it, files that overlap, or an id field that is not unique"
 
 // IDs finds the records whose id an earlier record had. Its zero value holds no id and no
 // bound.

@@ -57,7 +57,7 @@ type Summary struct {
 	// MetricErrors counts records that lost a metric they should have had (a failed embedding
 	// call, chunk tags of the wrong length, ...); omitted when 0.
 	MetricErrors int `json:"metric_errors,omitempty"`
-	// RepeatedIDs counts records whose id an earlier record had (an input given twice, say):
+	// RepeatedIDs counts records whose id an earlier record had (a file beside a copy of it, say):
 	// each still counts in every figure; omitted when 0.
 	RepeatedIDs int     `json:"repeated_ids,omitempty"`
 	Bootstrap   int     `json:"bootstrap"`

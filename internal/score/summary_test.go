@@ -430,22 +430,27 @@ func TestFewResamplesWarning(t *testing.T) {
 }
 
 // TestRepeatedIDs: the summary counts the records whose id an earlier record had and names the
-// first of them in input order by file, line and id; without repeats it names none.
+// first of them in input order by file, line and id, in a warning that guesses the causes a
+// command still lets through (one file named twice is refused); without repeats it names none.
 func TestRepeatedIDs(t *testing.T) {
 	type rec struct {
 		id, file string
 		line     int
 	}
 	for _, tc := range []struct {
-		name  string
-		recs  []rec
-		count int
-		first string
+		name    string
+		recs    []rec
+		count   int
+		first   string
+		warning string // the summary's warning of them, "" for none
 	}{
-		{"none", []rec{{"a", "x", 1}, {"b", "x", 2}}, 0, ""},
-		{"one", []rec{{"a", "x", 1}, {"b", "x", 2}, {"a", "x", 3}}, 1, `x:3 (id "a")`},
-		{"file twice", []rec{{"a", "x", 1}, {"b", "x", 2}, {"a", "x", 1}, {"b", "x", 2}}, 2, `x:1 (id "a")`},
-		{"later first", []rec{{"a", "x", 1}, {"b", "x", 2}, {"b", "y", 1}, {"a", "y", 2}, {"a", "y", 3}}, 3, `y:1 (id "b")`},
+		{"none", []rec{{"a", "x", 1}, {"b", "x", 2}}, 0, "", ""},
+		{"one", []rec{{"a", "x", 1}, {"b", "x", 2}, {"a", "x", 3}}, 1, `x:3 (id "a")`,
+			`1 record repeats the id of an earlier record: each counts in every figure as a record of its own (a file beside a copy of it, files that overlap, or an id field that is not unique?): x:3 (id "a")`},
+		{"file twice", []rec{{"a", "x", 1}, {"b", "x", 2}, {"a", "x", 1}, {"b", "x", 2}}, 2, `x:1 (id "a")`,
+			`2 records repeat the id of an earlier record: each counts in every figure as a record of its own (a file beside a copy of it, files that overlap, or an id field that is not unique?); the first is x:1 (id "a")`},
+		{"later first", []rec{{"a", "x", 1}, {"b", "x", 2}, {"b", "y", 1}, {"a", "y", 2}, {"a", "y", 3}}, 3, `y:1 (id "b")`,
+			`3 records repeat the id of an earlier record: each counts in every figure as a record of its own (a file beside a copy of it, files that overlap, or an id field that is not unique?); the first is y:1 (id "b")`},
 	} {
 		a := newAggregator([]string{"em"}, false, keepValues, nil)
 		for _, r := range tc.recs {
@@ -455,6 +460,19 @@ func TestRepeatedIDs(t *testing.T) {
 		s := a.summarize(0, 1, 0.95, 0, nil)
 		if s.RepeatedIDs != tc.count || s.firstRepeat != tc.first {
 			t.Errorf("%s: repeated %d, first %q, want %d, %q", tc.name, s.RepeatedIDs, s.firstRepeat, tc.count, tc.first)
+		}
+		var got []string
+		for _, w := range s.Warnings {
+			if strings.Contains(w, "the id of an earlier record") {
+				got = append(got, w)
+			}
+		}
+		var want []string
+		if tc.warning != "" {
+			want = []string{tc.warning}
+		}
+		if !slices.Equal(got, want) {
+			t.Errorf("%s: warnings of repeats %q, want %q", tc.name, got, want)
 		}
 	}
 }

@@ -8,6 +8,7 @@ import (
 
 	"github.com/qapipe/qapipe/internal/cell"
 	"github.com/qapipe/qapipe/internal/english"
+	"github.com/qapipe/qapipe/internal/repeat"
 	"github.com/qapipe/qapipe/internal/stats"
 )
 
@@ -28,7 +29,7 @@ func (s *Summary) warnings() {
 		w = append(w, unscoredWarning(s.Unscored, s.Records, s.unpredicted, s.unjudged, s.unjudgedBare, s.zeroNote))
 	}
 	if s.RepeatedIDs > 0 {
-		w = append(w, english.Count(s.RepeatedIDs, "record repeats", "records repeat")+" the id of an earlier record: each counts in every figure as a record of its own (an input given twice?)"+
+		w = append(w, english.Count(s.RepeatedIDs, "record repeats", "records repeat")+" the id of an earlier record: each counts in every figure as a record of its own ("+repeat.Causes+"?)"+
 			english.Form(s.RepeatedIDs, ": ", "; the first is ")+s.firstRepeat)
 	}
 	if n := s.WithoutType; n > 0 {
