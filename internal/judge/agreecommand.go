@@ -66,16 +66,16 @@ has no row, and a warning names it). The rows are named as qa-score's summary na
 "overall" (every record compared), then "type" and each type's name, so that a type named
 "overall" is not taken for it.
 Records without a type count in "overall" alone. A record's judgments are compared on its own line,
-not joined by id: records that repeat an earlier one's id (an input given twice, or files of the
-same records judged apart) count as records of their own, with a warning naming the first, as in
-qa-score's summary. Kappa has no value ("-", with a warning) where every verdict is the same:
-agreement by chance is then 1. A warning calls the intervals rough below 10 records: overall, or
-else naming the types that have fewer. Kappa's interval is over the resamples where it has a value;
-a warning names the rows where more than a tenth of them had none. A type, id or judge name that is
-empty, has white space at an end, starts with a quote or holds a line break, tab or other
-unprintable character is named Go-quoted in the table, the list and the warnings ("two\nlines"), as
-in qa-score's summary; a record without a type lists as "". The JSON's keys and fields hold them as
-they are.
+not joined by id: records that repeat an earlier one's id (files of the same records judged apart,
+a file beside a copy of it, an id field that is not unique) count as records of their own, with a
+warning naming the first, as in qa-score's summary. Kappa has no value ("-", with a warning) where
+every verdict is the same: agreement by chance is then 1. A warning calls the intervals rough below
+10 records: overall, or else naming the types that have fewer. Kappa's interval is over the
+resamples where it has a value; a warning names the rows where more than a tenth of them had none.
+A type, id or judge name that is empty, has white space at an end, starts with a quote or holds a
+line break, tab or other unprintable character is named Go-quoted in the table, the list and the
+warnings ("two\nlines"), as in qa-score's summary; a record without a type lists as "". The JSON's
+keys and fields hold them as they are.
 
 --format json prints the same report as one JSON document, for scripts, keyed as qa-score's summary
 is: judges, kappa_method (cohen or fleiss), threshold, compared, left_out (of them left_out_missing
