@@ -86,8 +86,8 @@ type namedFile struct {
 
 // sameFile returns a usage error naming arg, an input argument whose file is st, and the earlier
 // argument in seen that names the same file, by identity (os.SameFile): `a.jsonl ./a.jsonl`, a
-// link and what it links to. Its records were read twice, seen only in the count of repeated
-// ids, or, a pipe's, found empty the second time; no command reads an input twice on purpose
+// link and what it links to. Its records would be read twice, seen only in the count of
+// repeated ids, or, a pipe's, found empty the second time; no command reads an input twice on purpose
 // (inputs are read one after the other, never joined). Other files (a character device:
 // /dev/null, a terminal, which reads what is typed next) may be read again.
 //

@@ -118,7 +118,7 @@ func (rd *reading) warnings(judge string, noted [noteKinds][]*record.Error, coun
 			english.Form(unread, ": ", "; the first is "), noted[Unread][0]))
 	}
 	if rd.repeated > 0 {
-		warns = append(warns, fmt.Sprintf("%s the sequence and position of an earlier record, whose verdict %s (as in EvaLearn; an input given twice?)%s",
+		warns = append(warns, fmt.Sprintf("%s the sequence and position of an earlier record, whose verdict %s (as in EvaLearn; a file beside a copy of it, or files that overlap?)%s",
 			english.Count(rd.repeated, "record repeats", "records repeat"), english.Form(rd.repeated, "it replaces", "they replace"),
 			english.Form(rd.repeated, ": ", "; the first is ")+rd.firstRepeated.Place()))
 	}
