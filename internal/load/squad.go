@@ -17,8 +17,8 @@ import (
 type squadQA struct {
 	ID               jsonRaw        `json:"id"`
 	Question         *string        `json:"question"`
-	Answers          *[]squadAnswer `json:"answers"` // nil: missing or null
-	IsImpossible     *bool          `json:"is_impossible"`
+	Answers          *[]squadAnswer `json:"answers"`       // nil: missing or null
+	IsImpossible     jsonRaw        `json:"is_impossible"` // any value: only its presence is read
 	PlausibleAnswers jsonRaw        `json:"plausible_answers"`
 }
 
@@ -34,7 +34,8 @@ type squadAnswer struct {
 // passage (titled with the article). A v2.0 question (one with is_impossible, or any of a file
 // that shows itself v2.0's, see squadVersion) without answers gets answers [""] and type
 // no_answer, the others has_answer: evaluate-v2.0.py goes by the answers (bool(qa['answers'])),
-// not by the flag. v1.1 questions have no type, and one whose answers list is empty keeps no
+// not by the flag, which it never reads, so is_impossible's presence marks a v2.0 question
+// whatever its value (true, "true", null, 0). v1.1 questions have no type, and one whose answers list is empty keeps no
 // answers (a test file's withheld answers look so, as does one without answers or with null
 // there): scored as unanswerable it would give made-up figures, left without answers qa-score
 // leaves it unscored, and qa-load warns of it (warnSQuADNoGold). A v2.0 question's answers missing

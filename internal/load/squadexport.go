@@ -21,7 +21,7 @@ type squadExportItem struct {
 	Context          string             `json:"context"`
 	Question         *string            `json:"question"`
 	Answers          *squadExportAnswer `json:"answers"`
-	IsImpossible     *bool              `json:"is_impossible"`
+	IsImpossible     jsonRaw            `json:"is_impossible"` // any value: only its presence is read
 	PlausibleAnswers jsonRaw            `json:"plausible_answers"`
 }
 
