@@ -6,6 +6,7 @@ import (
 	"errors"
 	"fmt"
 	"io"
+	"slices"
 	"strings"
 
 	"github.com/qapipe/qapipe/internal/command"
@@ -136,7 +137,8 @@ func squadStart(in Input, br *bufio.Reader, dataset string) (empty, export bool,
 // answerable question by its answers alone (bool(qa['answers'])), is_impossible or not, so a
 // question of a SQuAD v2.0 file is read as v2.0's (squadRecord) with or without the flag. The file
 // is v2.0's when its "version", read before "data" (as the official files and json.dump of
-// {"version", "data"} have it), names 2.0, or from its first question with is_impossible on; the
+// {"version", "data"} have it), names 2.0, or from its first question with is_impossible on (of
+// any value, and a bad item for another reason too: the key says what file it is); the
 // questions before that one, read as v1.1's (no type; no answers left unscored, as a test file's
 // withheld answers), are counted for a warning (warn).
 //
@@ -170,18 +172,25 @@ func (w *squadWalker) version(v *squadVersion) error {
 	return nil
 }
 
-// read notes rec, read at line: a question with is_impossible (typed) shows the file v2.0's, and
-// one read as v1.1's before is counted.
-func (v *squadVersion) read(in Input, line int, rec *record.Record) {
+// read notes item, a question read as rec (nil: a bad item): one with is_impossible shows the
+// file v2.0's, whatever else is wrong with it, and one read as v1.1's before is counted.
+func (v *squadVersion) read(in Input, item squadItem, rec *record.Record) {
 	switch {
-	case rec == nil || v.v2:
-	case rec.Type != "":
+	case v.v2:
+	case hasImpossible(item.raw):
 		v.v2 = true
-	default:
+	case rec != nil:
 		if v.before++; v.before == 1 {
-			v.first = fmt.Sprintf("%s:%d (id %q)", in.DisplayName(), line, rec.ID)
+			v.first = fmt.Sprintf("%s:%d (id %q)", in.DisplayName(), item.line, rec.ID)
 		}
 	}
+}
+
+// hasImpossible reports whether raw, a SQuAD question as read, has a member "is_impossible", of
+// any value: one that is no object has none.
+func hasImpossible(raw jsonRaw) bool {
+	ms, _ := record.Members(raw) // the members whole before a fault, which the decoder reports
+	return slices.ContainsFunc(ms, func(m record.Member) bool { return m.Key == "is_impossible" })
 }
 
 // warn warns of the questions read as v1.1's in a file that later showed to be v2.0's.
@@ -207,7 +216,7 @@ func emitArticle(in Input, art *squadArticle, emit Emit, v *squadVersion, datase
 		}
 		ctx := []record.Passage{{Title: art.title, Text: art.contexts[q.par]}}
 		rec, bad := squadRecord(in, q, v.v2, dataset, lang, ctx)
-		v.read(in, q.line, rec)
+		v.read(in, q, rec)
 		if re, ok := bad.(*record.Error); ok && re.ID == "" {
 			re.Err = fmt.Errorf("%s: %w", q.path, re.Err) // all one line: the path finds it
 		}
