@@ -104,7 +104,9 @@ func (a *app) warnEmptyGold() {
 
 // squadNoGold reports whether rec is a SQuAD question with no gold answers: "answers": [] in a
 // question read as SQuAD v1.1's (see squadVersion), as a test file whose answers are withheld has
-// it, which qa-score leaves unscored where evaluate-v2.0.py scores it as unanswerable.
+// it, which qa-score leaves unscored where evaluate-v2.0.py scores it as unanswerable. Those
+// before a file's first question with is_impossible are this warning's alone: squadVersion's
+// counts the answered ones, so that no question is named by both.
 func squadNoGold(rec *record.Record) bool {
 	return rec.Dataset == "squad" && len(rec.Answers) == 0
 }

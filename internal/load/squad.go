@@ -139,15 +139,15 @@ func squadStart(in Input, br *bufio.Reader, dataset string) (empty, export bool,
 // is v2.0's when its "version", read before "data" (as the official files and json.dump of
 // {"version", "data"} have it), names 2.0, or from its first question with is_impossible on (of
 // any value, and a bad item for another reason too: the key says what file it is); the
-// questions before that one, read as v1.1's (no type; no answers left unscored, as a test file's
-// withheld answers), are counted for a warning (warn).
+// questions before that one are read as v1.1's (no type; no answers left unscored, as a test
+// file's withheld answers), and the answered ones counted for a warning (warn).
 //
 // Note: holding the questions until the file shows its version (as loadSQuADExport holds an
 // export's) was rejected: an official file states it first, and a file without it may be v1.1's
 // from end to end, which would be held whole.
 type squadVersion struct {
 	v2, stated bool   // the file is v2.0's; its "version" said so
-	before     int    // questions read as v1.1's before it showed to be v2.0's
+	before     int    // answered questions read as v1.1's before it showed to be v2.0's
 	first      string // the first of them: FILE:LINE (id "ID")
 }
 
@@ -173,13 +173,15 @@ func (w *squadWalker) version(v *squadVersion) error {
 }
 
 // read notes item, a question read as rec (nil: a bad item): one with is_impossible shows the
-// file v2.0's, whatever else is wrong with it, and one read as v1.1's before is counted.
+// file v2.0's, whatever else is wrong with it, and an answered one read as v1.1's before is
+// counted. One with no answers is not: the warning of questions without gold answers
+// (warnSQuADNoGold) counts and names it, with how to have it scored.
 func (v *squadVersion) read(in Input, item squadItem, rec *record.Record) {
 	switch {
 	case v.v2:
 	case hasImpossible(item.raw):
 		v.v2 = true
-	case rec != nil:
+	case rec != nil && len(rec.Answers) > 0:
 		if v.before++; v.before == 1 {
 			v.first = fmt.Sprintf("%s:%d (id %q)", in.DisplayName(), item.line, rec.ID)
 		}
@@ -193,16 +195,17 @@ func hasImpossible(raw jsonRaw) bool {
 	return slices.ContainsFunc(ms, func(m record.Member) bool { return m.Key == "is_impossible" })
 }
 
-// warn warns of the questions read as v1.1's in a file that later showed to be v2.0's.
+// warn warns of the answered questions read as v1.1's in a file that later showed to be v2.0's.
 func (v *squadVersion) warn(opt Options) {
 	if !v.v2 || v.stated || v.before == 0 || opt.Warn == nil {
 		return
 	}
-	opt.Warn(fmt.Sprintf("%s: %s came before the file's first with it, and no \"version\": \"v2.0\" before \"data\" "+
-		"said the file is SQuAD v2.0's: read as v1.1's, the answered ones have no type (qa-score's by_type leaves them out "+
-		"of has_answer) and those with no answers none (qa-score leaves them unscored), where evaluate-v2.0.py counts "+
-		"them in HasAns and NoAns; put \"version\": \"v2.0\" before \"data\" to have them read as v2.0's",
-		v.first, english.Count(v.before, "question without is_impossible", "questions without is_impossible")))
+	n := v.before
+	opt.Warn(fmt.Sprintf("%s: %s came before the file's first question with it, and no \"version\": \"v2.0\" before "+
+		"\"data\" said the file is SQuAD v2.0's: read as v1.1's, %s no type, so qa-score's by_type leaves %s out of "+
+		"has_answer, where evaluate-v2.0.py counts %s in HasAns; put \"version\": \"v2.0\" before \"data\" to have %s read as v2.0's",
+		v.first, english.Count(n, "answered question without is_impossible", "answered questions without is_impossible"),
+		english.Form(n, "it has", "they have"), english.Form(n, "it", "them"), english.Form(n, "it", "them"), english.Form(n, "it", "them")))
 }
 
 // emitArticle emits the records of art's questions, or their bad lines.
