@@ -311,7 +311,10 @@ func TestClaimFailedRequestLetsGoAtOnce(t *testing.T) {
 	f.hold = func(in []string) int {
 		switch {
 		case slices.Equal(in, []string{"paris"}):
-			<-londonIn // failed once the request for london is in flight
+			select { // failed once the request for london is in flight
+			case <-londonIn:
+			case <-time.After(20 * time.Second): // see the wait for london below
+			}
 			return http.StatusBadRequest
 		case slices.Equal(in, []string{"london"}):
 			close(londonIn)
@@ -343,11 +346,18 @@ func TestClaimFailedRequestLetsGoAtOnce(t *testing.T) {
 		}
 	}
 	done := sbertAsync(context.Background(), s, []string{"paris"}, [][]string{{"london"}})
-	time.Sleep(200 * time.Millisecond) // for the process to find the claims and wait
+	// For the process to find both claims and wait. Its two requests' claims are looked at
+	// apart, in parallel: had the claims gone between the two looks, it would ask for paris
+	// alone, and for london only once paris's request ended.
+	time.Sleep(time.Second)
 	if _, err := db.Exec(`DELETE FROM claims`); err != nil {
 		t.Fatal(err)
 	}
-	<-londonIn
+	select {
+	case <-londonIn:
+	case <-time.After(30 * time.Second):
+		t.Fatal("no request for london: the claims went between the process's two looks at them (a pause too short for this machine's load)")
+	}
 	deadline := time.Now().Add(5 * time.Second)
 	for claimsLeft(t, path) != 1 {
 		if time.Now().After(deadline) {
