@@ -77,14 +77,7 @@ func Check(path string, guard Guard) error {
 	if err := canRead(path); err != nil {
 		return &FileError{Path: path, Err: fmt.Errorf("cannot be read: %w", err)}
 	}
-	dir, unguard, err := readSound(path, guard, func(uri string) error {
-		db, err := sql.Open("sqlite", uri)
-		if err != nil {
-			return err
-		}
-		defer db.Close()
-		return ours(db)
-	})
+	dir, unguard, err := readSound(path, guard, oursAt)
 	if unguard != nil {
 		unguard()
 	}
@@ -98,6 +91,16 @@ func Check(path string, guard Guard) error {
 		return &FileError{Path: path, Err: fmt.Errorf("cannot be written: %w", err)}
 	}
 	return writableFolder(path) // where SQLite keeps the -wal journal beside the file
+}
+
+// oursAt is ours of the database at the SQLite URI uri.
+func oursAt(uri string) error {
+	db, err := sql.Open("sqlite", uri)
+	if err != nil {
+		return err
+	}
+	defer db.Close()
+	return ours(db)
 }
 
 // readSound runs read on the SQLite URI of the file at path read as immutable (see Check) and,

@@ -278,12 +278,7 @@ func TestReadSoundAfterTheLastRunClosed(t *testing.T) {
 				t.Fatal(err)
 			}
 		}
-		db, err := sql.Open("sqlite", uri)
-		if err != nil {
-			return err
-		}
-		defer db.Close()
-		return ours(db)
+		return oursAt(uri)
 	})
 	if unguard != nil {
 		t.Error("readSound without a guard returned a function to unregister from one")
