@@ -440,17 +440,7 @@ func TestCheckArgsDashDash(t *testing.T) {
 			app, ran := subApp(&stdout, &stderr)
 			app.Flags = []cli.Flag{&cli.IntFlag{Name: "n"}}
 			app.Action = func(*cli.Context) error { *ran = true; return nil }
-			args := append([]string{"qa-x"}, tc.args...)
-			if sub {
-				args = slices.Insert(args, 1, "sub")
-			}
-			err := Execute(context.Background(), app, args)
-			switch {
-			case tc.want == "" && (err != nil || !*ran):
-				t.Errorf("%q = %v, ran %v; want it run", args, err, *ran)
-			case tc.want != "" && (err == nil || ExitCode(err) != tc.exit || !strings.Contains(err.Error(), tc.want) || *ran):
-				t.Errorf("%q = %v (exit %d), ran %v; want %q (exit %d)", args, err, ExitCode(err), *ran, tc.want, tc.exit)
-			}
+			wantRun(t, app, ran, tc.args, sub, "", tc.want, strings.Contains, tc.exit)
 		}
 	}
 }
@@ -485,17 +475,7 @@ func TestOutputFlagDashDash(t *testing.T) {
 			if tc.env != "" {
 				t.Setenv("QA_SUMMARY", tc.env)
 			}
-			args := append([]string{"qa-x"}, tc.args...)
-			if sub {
-				args = slices.Insert(args, 1, "sub")
-			}
-			err := Execute(context.Background(), app, args)
-			switch {
-			case tc.want == "" && (err != nil || !*ran):
-				t.Errorf("%q = %v, ran %v; want it run", args, err, *ran)
-			case tc.want != "" && (err == nil || ExitCode(err) != ExitUsage || !strings.HasPrefix(err.Error(), tc.want) || *ran):
-				t.Errorf("%q (QA_SUMMARY %q) = %v (exit %d), ran %v; want %q (exit %d)", args, tc.env, err, ExitCode(err), *ran, tc.want, ExitUsage)
-			}
+			wantRun(t, app, ran, tc.args, sub, "QA_SUMMARY="+tc.env, tc.want, strings.HasPrefix, ExitUsage)
 		}
 	}
 }
@@ -1362,5 +1342,24 @@ func wantUsage(t *testing.T, call string, err error, want string) {
 		t.Errorf("%s = %v, want nil", call, err)
 	case want != "" && (err == nil || ExitCode(err) != ExitUsage || !strings.HasPrefix(err.Error(), want)):
 		t.Errorf("%s = %v (exit %d), want %q (exit %d)", call, err, ExitCode(err), want, ExitUsage)
+	}
+}
+
+// wantRun runs app (made by subApp, ran its flag of a run) on args, after "sub" when sub, and
+// checks that it ran when want is "", else that it ran not and failed with exit and an error
+// whose message matches want (strings.Contains, strings.HasPrefix); env names the variables
+// set, for the message.
+func wantRun(t *testing.T, app *cli.App, ran *bool, args []string, sub bool, env, want string, match func(s, want string) bool, exit int) {
+	t.Helper()
+	args = append([]string{"qa-x"}, args...)
+	if sub {
+		args = slices.Insert(args, 1, "sub")
+	}
+	err := Execute(context.Background(), app, args)
+	switch {
+	case want == "" && (err != nil || !*ran):
+		t.Errorf("%q (%s) = %v, ran %v; want it run", args, env, err, *ran)
+	case want != "" && (err == nil || ExitCode(err) != exit || !match(err.Error(), want) || *ran):
+		t.Errorf("%q (%s) = %v (exit %d), ran %v; want %q (exit %d)", args, env, err, ExitCode(err), *ran, want, exit)
 	}
 }
