@@ -179,7 +179,7 @@ func CheckArgs(c *cli.Context, stdin io.Reader, stdout io.Writer) error {
 	if i := len(line) - len(args) - 1; i >= 1 && line[i] == "--" && slices.Equal(line[i+1:], args) {
 		args = append([]string{"--"}, args...)
 	}
-	if err := noDashDashFile(c); err != nil {
+	if err := noFlagAsFile(c); err != nil {
 		return err
 	}
 	if err := CheckInputs(args, stdin, stdout); err != nil {
@@ -197,18 +197,37 @@ func CheckArgs(c *cli.Context, stdin io.Reader, stdout io.Writer) error {
 // (a summary, a report, an image, a cache, which it reads too).
 var outputFileFlags = []string{"summary", "mismatches", "output", "plot", "cache"}
 
-// noDashDashFile returns a usage error naming the first of c's outputFileFlags whose value is
-// "--" (qa-score --summary -- a.jsonl): the flag takes it for its file's name, where "--" was
-// surely meant to end the flags, and a file named "--" was written. Any other name, one that
-// begins with "-" too (--summary -s.json), is a name, as the flag package reads it; a file
-// named "--" is named ./--.
-func noDashDashFile(c *cli.Context) error {
+// noFlagAsFile returns a usage error naming the first of c's outputFileFlags whose value is
+// "--" (qa-score --summary -- a.jsonl) or looks like a flag: begins with "--" (--summary
+// --metrics em), or is one of the command's flags behind one "-" (--summary -h), with or
+// without "=value". The flag takes it for its file's name, where the flags' end or another flag
+// was surely meant, and a file so named was written (the summary went to a file named
+// "--metrics", the records to stdout, exit 0). Any other name that begins with "-"
+// (--summary -s.json) is a name, as the flag package reads it; a file named "--x" is named ./--x.
+func noFlagAsFile(c *cli.Context) error {
 	for _, name := range outputFileFlags {
-		if hasFlag(c, name) && c.String(name) == "--" {
-			return Usagef("--%s: -- is taken for the file's name here, as a flag's value: name the file (./-- for one so named)", name)
+		if !hasFlag(c, name) {
+			continue
+		}
+		if v := c.String(name); looksLikeFlag(c, v) {
+			return Usagef("--%s: %s is taken for the file's name here, as a flag's value: name the file (./%s for one so named)", name, v, v)
 		}
 	}
 	return nil
+}
+
+// looksLikeFlag reports whether v, a flag's value, is "--", begins with "--", or is "-" and the
+// name of one of c's command's flags or of help (-h), with or without "=value".
+func looksLikeFlag(c *cli.Context, v string) bool {
+	if strings.HasPrefix(v, "--") {
+		return true
+	}
+	name, ok := strings.CutPrefix(v, "-")
+	if !ok || name == "" {
+		return false
+	}
+	name, _, _ = strings.Cut(name, "=")
+	return name == "h" || name == "help" || hasFlag(c, name)
 }
 
 // hasFlag reports whether c's command has the flag name.

@@ -445,11 +445,12 @@ func TestCheckArgsDashDash(t *testing.T) {
 	}
 }
 
-// TestOutputFlagDashDash: "--" as the value of a flag that names a file to write (--summary --)
-// is a usage error naming the flag, from the command line or a variable, in a command or a
-// subcommand: it made a file named "--". A file so named is written as ./--, and another name
-// that begins with "-" is a name, as it always was.
-func TestOutputFlagDashDash(t *testing.T) {
+// TestOutputFlagLikeFlag: "--", or a value that looks like a flag, as the value of a flag that
+// names a file to write (--summary --, --summary --metrics em) is a usage error naming the flag,
+// from the command line or a variable, in a command or a subcommand: it made a file so named. A
+// file so named is written as ./--, and another name that begins with "-" is a name, as it always
+// was.
+func TestOutputFlagLikeFlag(t *testing.T) {
 	t.Chdir(t.TempDir())
 	for _, tc := range []struct {
 		args []string
@@ -460,16 +461,28 @@ func TestOutputFlagDashDash(t *testing.T) {
 		{[]string{"--summary=--", "-"}, "", "--summary: -- is taken for the file's name here"},
 		{[]string{"--summary", "--", "--", "-"}, "", "--summary: -- is taken for the file's name here"},
 		{nil, "--", "--summary: -- is taken for the file's name here, as a flag's value: name the file (./-- for one so named) (from QA_SUMMARY)"},
+		{[]string{"--summary", "--metrics", "em"}, "", "--summary: --metrics is taken for the file's name here, as a flag's value: name the file (./--metrics for one so named)"},
+		{[]string{"--summary", "--metrics=em", "-"}, "", "--summary: --metrics=em is taken for the file's name here"},
+		{[]string{"--summary", "--help"}, "", "--summary: --help is taken for the file's name here"},
+		{[]string{"--summary", "--no-such-flag"}, "", "--summary: --no-such-flag is taken for the file's name here"},
+		{[]string{"--summary", "-metrics", "em"}, "", "--summary: -metrics is taken for the file's name here"},
+		{[]string{"--summary", "-metrics=em", "-"}, "", "--summary: -metrics=em is taken for the file's name here"},
+		{[]string{"--summary", "-h"}, "", "--summary: -h is taken for the file's name here"},
+		{nil, "--metrics", "--summary: --metrics is taken for the file's name here, as a flag's value: name the file (./--metrics for one so named) (from QA_SUMMARY)"},
 		{[]string{"--summary", "./--"}, "", ""},
+		{[]string{"--summary", "./--metrics"}, "", ""},
 		{[]string{"--summary", "-s.json"}, "", ""},
+		{[]string{"--summary", "-m"}, "", ""},
 		{[]string{"--summary", "-"}, "", ""},
 	} {
 		for _, sub := range []bool{false, true} {
 			var stdout, stderr bytes.Buffer
 			app, ran := subApp(&stdout, &stderr)
-			summary := func() cli.Flag { return &cli.StringFlag{Name: "summary", EnvVars: []string{"QA_SUMMARY"}} }
-			app.Flags = []cli.Flag{summary()}
-			app.Commands[0].Flags = []cli.Flag{summary()} // its own: a run of sub reads none of the app's
+			flags := func() []cli.Flag {
+				return []cli.Flag{&cli.StringFlag{Name: "summary", EnvVars: []string{"QA_SUMMARY"}}, &cli.StringFlag{Name: "metrics"}}
+			}
+			app.Flags = flags()
+			app.Commands[0].Flags = flags() // its own: a run of sub reads none of the app's
 			app.Action = func(*cli.Context) error { *ran = true; return nil }
 			app.Commands[0].Action = app.Action
 			if tc.env != "" {
