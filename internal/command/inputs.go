@@ -33,7 +33,7 @@ const InputsHelp = `Input files are positional arguments; none or "-" means stdi
 // (for qa-predict, before its calls are paid for); a missing "help" is a usage error that names
 // --help; "-" given twice is a usage error, as stdin can be read once, and so is a file given
 // beside "-" that is the file stdin reads (/dev/stdin -, by identity: os.SameFile), and so is a
-// regular file or a pipe named twice, by one name or two (a.jsonl ./a.jsonl: see sameFile). Last it returns NotStdout's
+// regular file or a pipe named twice, by one name or two (a.jsonl ./a.jsonl: see inputFiles.add). Last it returns NotStdout's
 // error for an input that is the file stdout writes to. It opens nothing: a named pipe is left
 // for its one reading.
 func CheckInputs(args []string, stdin io.Reader, stdout io.Writer) error {
@@ -43,7 +43,7 @@ func CheckInputs(args []string, stdin io.Reader, stdout io.Writer) error {
 		return err
 	}
 	stdinGiven, stdinSt := false, stdinStat(args, stdin)
-	var seen []namedFile
+	var seen inputFiles
 	for _, a := range args {
 		if a == "-" {
 			if stdinGiven { // the second would read nothing, its records lost without a word
@@ -67,15 +67,22 @@ func CheckInputs(args []string, stdin io.Reader, stdout io.Writer) error {
 		case stdinSt != nil && os.SameFile(st, stdinSt): // /dev/stdin -, or a.jsonl - < a.jsonl
 			return Usagef("%s: stdin given twice (it is the file stdin reads, and - is given too); it can be read once", a)
 		}
-		if err := sameFile(seen, a, st); err != nil {
+		if err := seen.add(a, st); err != nil {
 			return err
 		}
-		seen = append(seen, namedFile{a, st})
 		if err := canRead(a); err != nil {
 			return &fs.PathError{Op: "open", Path: a, Err: err}
 		}
 	}
 	return NotStdout(args, stdin, stdout)
+}
+
+// inputFiles are the input arguments read so far that name a regular file or a pipe, by the
+// files' identity where the system gives one (device and inode), else in a list compared with
+// os.SameFile: a command line of tens of thousands of files is checked in linear time.
+type inputFiles struct {
+	byID  map[[2]uint64]string
+	other []namedFile
 }
 
 // namedFile is an input argument and the file information of the file it names.
@@ -84,31 +91,42 @@ type namedFile struct {
 	st  os.FileInfo
 }
 
-// sameFile returns a usage error naming arg, an input argument whose file is st, and the earlier
-// argument in seen that names the same file, by identity (os.SameFile): `a.jsonl ./a.jsonl`, a
-// link and what it links to. Its records would be read twice, seen only in the count of
-// repeated ids, or, a pipe's, found empty the second time; no command reads an input twice on purpose
-// (inputs are read one after the other, never joined). Other files (a character device:
-// /dev/null, a terminal, which reads what is typed next) may be read again.
-//
-// Note: each file is compared with every earlier one; a map by device and inode would need a
-// file per system, for command lines of a few files.
-func sameFile(seen []namedFile, arg string, st os.FileInfo) error {
+// add returns a usage error naming arg, an input argument whose file is st, and the earlier
+// argument that names the same file, by identity: `a.jsonl ./a.jsonl`, a link and what it links
+// to; else it adds arg. Its records would be read twice, seen only in the count of repeated ids,
+// or, a pipe's, found empty the second time; no command reads an input twice on purpose (inputs
+// are read one after the other, never joined). Other files (a character device: /dev/null, a
+// terminal, which reads what is typed next) may be read again, and are not added.
+func (f *inputFiles) add(arg string, st os.FileInfo) error {
 	if !st.Mode().IsRegular() && st.Mode().Type() != fs.ModeNamedPipe {
 		return nil
 	}
-	i := slices.IndexFunc(seen, func(f namedFile) bool { return os.SameFile(f.st, st) })
-	if i < 0 {
-		return nil
+	var before string
+	if id, ok := fileID(st); ok {
+		if f.byID == nil {
+			f.byID = map[[2]uint64]string{}
+		}
+		before, ok = f.byID[id]
+		if !ok {
+			f.byID[id] = arg
+			return nil
+		}
+	} else {
+		i := slices.IndexFunc(f.other, func(n namedFile) bool { return os.SameFile(n.st, st) })
+		if i < 0 {
+			f.other = append(f.other, namedFile{arg, st})
+			return nil
+		}
+		before = f.other[i].arg
 	}
 	why := "its records would be read twice"
 	if !st.Mode().IsRegular() {
 		why = "a pipe can be read once"
 	}
-	if seen[i].arg == arg {
+	if before == arg {
 		return Usagef("%s: given twice: %s (give it once)", arg, why)
 	}
-	return Usagef("%s: the same file as %s, given before: %s (give it once)", arg, seen[i].arg, why)
+	return Usagef("%s: the same file as %s, given before: %s (give it once)", arg, before, why)
 }
 
 // stdinStat returns the file information of the file stdin reads when args, input arguments,

@@ -1376,3 +1376,25 @@ func wantRun(t *testing.T, app *cli.App, ran *bool, args []string, sub bool, env
 		t.Errorf("%q (%s) = %v (exit %d), ran %v; want %q (exit %d)", args, env, err, ExitCode(err), *ran, want, exit)
 	}
 }
+
+// BenchmarkCheckInputsManyFiles: the input checks over a command line of 20,000 files, the last
+// of them the first named again (found by the files' identity, not by comparing each file with
+// every earlier one).
+func BenchmarkCheckInputsManyFiles(b *testing.B) {
+	dir := b.TempDir()
+	args := make([]string, 20_000)
+	for i := range args {
+		args[i] = filepath.Join(dir, strconv.Itoa(i)+".jsonl")
+		if err := os.WriteFile(args[i], nil, 0o644); err != nil {
+			b.Fatal(err)
+		}
+	}
+	args = append(args, args[0])
+	b.ResetTimer()
+	for b.Loop() {
+		if err := CheckInputs(args, nil, io.Discard); !strings.Contains(fmt.Sprint(err), "given twice") {
+			b.Fatalf("got %v, want the first file given twice", err)
+		}
+	}
+	b.ReportMetric(float64(len(args))*float64(b.N)/b.Elapsed().Seconds(), "files/s")
+}

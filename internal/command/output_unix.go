@@ -70,3 +70,12 @@ func keepOwner(f *os.File, st os.FileInfo) error {
 	}
 	return f.Chown(int(s.Uid), int(s.Gid))
 }
+
+// fileID returns the device and inode of the file st describes, which os.SameFile compares.
+func fileID(st os.FileInfo) (id [2]uint64, ok bool) {
+	s, ok := st.Sys().(*syscall.Stat_t)
+	if !ok {
+		return id, false
+	}
+	return [2]uint64{uint64(s.Dev), s.Ino}, true
+}
