@@ -75,15 +75,21 @@ func parseBaselineFile(name, s string) (metric.Baseline, error) {
 		return metric.Baseline{}, at(head, fmt.Errorf("header %q: want LAYER,P,R,F", head.text))
 	}
 	best, layer := metric.Baseline{}, -1
+	lines := map[int]int{} // layer → its line
 	for _, row := range rows[1:] {
 		f := splitNumbers(row.text)
 		if len(f) != 4 {
 			return metric.Baseline{}, at(row, fmt.Errorf("row %q: want LAYER,P,R,F", row.text))
 		}
 		l, err := strconv.Atoi(f[0])
-		if err != nil {
-			return metric.Baseline{}, at(row, fmt.Errorf("layer %q: %w", f[0], err))
+		if err != nil || l < 0 {
+			return metric.Baseline{}, at(row, fmt.Errorf("layer %q: want a whole number from 0", f[0]))
 		}
+		if before, ok := lines[l]; ok {
+			// two rows of one layer: which the run used would be a guess
+			return metric.Baseline{}, at(row, fmt.Errorf("layer %d given twice (line %d too)", l, before))
+		}
+		lines[l] = row.line
 		b, err := parseNumbers(strings.Join(f[1:], ","))
 		if err != nil {
 			return metric.Baseline{}, at(row, err)

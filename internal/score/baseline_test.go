@@ -87,7 +87,12 @@ func TestParseBaselineFileLine(t *testing.T) {
 	dir := t.TempDir()
 	tests := []struct{ body, want string }{
 		{"# rescale baseline\n\nLAYER,P,R,F\n0,0.1,0.2,0.3\n\n\nx,0.1,0.2,0.3\n",
-			`%s:7: layer "x": strconv.Atoi: parsing "x": invalid syntax`},
+			`%s:7: layer "x": want a whole number from 0`},
+		{"LAYER,P,R,F\n0,0.1,0.2,0.3\n-1,0.1,0.2,0.3\n", `%s:3: layer "-1": want a whole number from 0`},
+		{"LAYER,P,R,F\n-1,0.1,0.2,0.3\n", `%s:2: layer "-1": want a whole number from 0`},
+		{"LAYER,P,R,F\n1.5,0.1,0.2,0.3\n", `%s:2: layer "1.5": want a whole number from 0`},
+		{"LAYER,P,R,F\n99999999999999999999,0.1,0.2,0.3\n", `%s:2: layer "99999999999999999999": want a whole number from 0`},
+		{"LAYER,P,R,F\n0,0.1,0.2,0.3\n\n1,0.4,0.5,0.6\n1,0.4,0.5,0.7\n", `%s:5: layer 1 given twice (line 4 too)`},
 		{"# c\r\n\r\nLAYER,P,R,F\r\n0,0.1,0.2,0.3\r\n\r\n1,0.1,0.2\r\n",
 			`%s:6: row "1,0.1,0.2": want LAYER,P,R,F`},
 		{"LAYER,P,R,F\n\n0,0.1,0.2,1.5\n", `%s:3: baseline "0.1,0.2,1.5": "1.5" is not a number below 1`},
