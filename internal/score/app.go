@@ -105,7 +105,8 @@ without a prediction, or whose prediction failed, take no part.
    literal text), predicted from prediction.text (a prediction without a text, a score alone,
    gives no label and is left out of them). Without --label-map labels compare exactly.
    With it, a label is trimmed, lower-cased and looked up; a hit is replaced by the mapped
-   value, a miss stays as trimmed (its own class). Labels left unmapped (all of them without
+   value, a miss stays as trimmed (its own class); --labels and --pos-label name labels after the
+   map (a name it maps to another label is warned of). Labels left unmapped (all of them without
    --label-map) that differ only in case or surrounding white space are warned of. Classes sort
    numerically when every label is an integer, else by code point ("10" < "2"). --zero-division
    sets a 0/0 ratio (sklearn's "warn" is 0).

@@ -218,6 +218,7 @@ func parseCorpus(c *cli.Context, sel *selection) (*corpusConfig, error) {
 		}
 	}
 	warnUnreadCorpus(c, sel.corpus)
+	warnMappedNames(c, cc)
 	return cc, nil
 }
 

@@ -2,6 +2,7 @@ package score
 
 import (
 	"fmt"
+	"maps"
 	"slices"
 
 	"github.com/urfave/cli/v2"
@@ -22,10 +23,7 @@ var scoredMetrics = []string{"auc", "pn", "pairwise_acc", "mrr", "map"}
 
 // corpusReaders maps each flag of the corpus metrics that one of them alone reads to those that
 // do. --pos-label is read by the classification metrics too under --average binary (warnUnreadCorpus).
-var corpusReaders = []struct {
-	flag    string
-	metrics []string
-}{
+var corpusReaders = []corpusReader{
 	{"label-field", append(slices.Clone(labelMetrics), "chunk_p", "chunk_r", "chunk_f1")},
 	{"label-map", labelMetrics},
 	{"average", metricGroups["classification"]},
@@ -36,6 +34,12 @@ var corpusReaders = []struct {
 	{"loss-field", []string{"perplexity"}},
 	{"tokens-field", []string{"perplexity"}},
 	{"bleu-weights", []string{"corpus_bleu", "gen_eval_bleu"}},
+}
+
+// corpusReader is a flag of corpusReaders and the corpus metrics that read it.
+type corpusReader struct {
+	flag    string
+	metrics []string
 }
 
 // embedFlagNames are the flags of the embedding calls, which only sbert and BERTScore make.
@@ -49,19 +53,60 @@ func warnUnreadCorpus(c *cli.Context, corpus []string) {
 		if !flagSet(c, r.flag) {
 			continue
 		}
-		metrics := r.metrics
+		metrics := readersOf(c, r.flag)
 		readers := english.List(metrics) + "; without " + english.Form(len(metrics), "it", "one of them") + " in --metrics"
 		if r.flag == "pos-label" {
-			classification := metricGroups["classification"]
-			if c.String("average") == "binary" {
-				metrics = append(slices.Clone(classification), metrics...)
-			}
-			readers = english.List(r.metrics) + ", and under --average binary by " + english.List(classification) + "; with neither"
+			readers = english.List(r.metrics) + ", and under --average binary by " + english.List(metricGroups["classification"]) + "; with neither"
 		}
 		if slices.ContainsFunc(metrics, func(m string) bool { return slices.Contains(corpus, m) }) {
 			continue
 		}
 		fmt.Fprintf(c.App.ErrWriter, "qa-score: warning: --%s%s is read by %s it does nothing\n", r.flag, command.FromEnv(c, r.flag), readers)
+	}
+}
+
+// readersOf returns the corpus metrics that read flag, one of corpusReaders': --pos-label's
+// include the classification metrics under --average binary.
+func readersOf(c *cli.Context, flag string) []string {
+	i := slices.IndexFunc(corpusReaders, func(r corpusReader) bool { return r.flag == flag })
+	metrics := corpusReaders[i].metrics
+	if flag == "pos-label" && c.String("average") == "binary" {
+		metrics = append(slices.Clone(metricGroups["classification"]), metrics...)
+	}
+	return metrics
+}
+
+// warnMappedNames warns of a --pos-label (given or its default) and of each --labels class that
+// --label-map maps to another label, when a selected metric reads it: they name labels as the
+// metrics compare them, after the map, so that "yes" under --label-map yes=1 names no record's
+// label (every record then a negative, or a class of none). A name that is itself one of the
+// map's labels names that label, and is not warned of.
+func warnMappedNames(c *cli.Context, cc *corpusConfig) {
+	if cc.labels == nil {
+		return
+	}
+	read := func(metrics []string) bool {
+		return slices.ContainsFunc(metrics, func(m string) bool { return slices.Contains(cc.want, m) })
+	}
+	warn := func(flag, name string) {
+		to := cc.labels.normalize(name)
+		if to == name || slices.Contains(slices.Collect(maps.Values(cc.labels)), name) {
+			return
+		}
+		from := command.FromEnv(c, flag)
+		if !flagSet(c, flag) {
+			from = " (its default)"
+		}
+		fmt.Fprintf(c.App.ErrWriter, "qa-score: warning: --%s%s names %q, but labels are compared after --label-map, which maps %q to %q: give %q to name that class\n",
+			flag, from, name, name, to, to)
+	}
+	if read(readersOf(c, "pos-label")) {
+		warn("pos-label", cc.posLabel)
+	}
+	if read(metricGroups["classification"]) {
+		for _, l := range cc.classes {
+			warn("labels", l)
+		}
 	}
 }
 
