@@ -119,13 +119,14 @@ func (a *app) warnSQuADNoGold() {
 	}
 	n := a.squadNoGold
 	fmt.Fprintf(a.stderr, "qa-load: warning: %d of %s %s no gold answers (the first: %s): a SQuAD question with no answers "+
-		"(\"answers\": [], or none) and no is_impossible, in a file without \"version\": \"v2.0\" before \"data\", is read as SQuAD v1.1's (the layout "+
-		"of a test file that withholds its answers): qa-score leaves %s unscored, where evaluate-v2.0.py scores %s "+
-		"unanswerable, against \"\", in its NoAns (and evaluate-v1.1.py stops on one it has an answer for); give %s \"is_impossible\": true, "+
-		"or the file \"version\": \"v2.0\" before \"data\", to have %s scored so\n",
+		"(\"answers\": [], or none) is read as SQuAD v1.1's (the layout of a test file that withholds its answers) unless "+
+		"its file has \"version\": \"v2.0\" before \"data\" or an is_impossible (of any value) on it or on a question "+
+		"before it (a file's questions are read as v2.0's from its first with is_impossible on): qa-score "+
+		"leaves %s unscored, where evaluate-v2.0.py scores %s unanswerable, against \"\", in its NoAns (and "+
+		"evaluate-v1.1.py stops on one it has an answer for); to have %s scored so, put \"version\": \"v2.0\" before "+
+		"\"data\" in the file, or give its first question without answers \"is_impossible\": true\n",
 		n, english.Count(a.benchmarkRead, "benchmark record", "benchmark records"), english.Form(n, "has", "have"), a.squadNoGoldAt,
-		english.Form(n, "it", "them"), english.Form(n, "it as", "them as"), english.Form(n, "it", "them"),
-		english.Form(n, "it", "them"))
+		english.Form(n, "it", "them"), english.Form(n, "it as", "them as"), english.Form(n, "it", "them"))
 }
 
 // blankQuestion reports whether rec's question is empty or only blanks (emptyQuestion): a
