@@ -68,6 +68,11 @@ var cmrcQueryKeys = jsonKeys(cmrcQuery{})
 // loads as SQuAD's export does (loadSQuADExport), whether a question a line or a JSON array,
 // but for a question whose answers.text is []: no answer and no type, as the official file's
 // "answers": [] loads, CMRC 2018 having no unanswerable question.
+//
+// A question with is_impossible, in any of these layouts, is read as the others (no type,
+// "answers": [] no answer), the member kept in meta as another the format does not read is:
+// cmrc2018_evaluate.py never reads it. One warning counts them and names the first
+// (squadVersion.shows).
 func CMRC2018(in Input, opt Options, emit Emit) error {
 	br := bufio.NewReaderSize(in.R, 1<<16)
 	in.R = br
@@ -78,7 +83,8 @@ func CMRC2018(in Input, opt Options, emit Emit) error {
 	if first != '[' || format.SQuADExport(firstObject(br, false)) {
 		return loadSQuAD(in, opt, emit, "cmrc2018", "zh")
 	}
-	return eachItem(in, opt, emit, itemID(""), func(raw jsonRaw, line int, emit Emit) error {
+	v := &squadVersion{cmrc: true} // its questions with is_impossible, warned of
+	err = eachItem(in, opt, emit, itemID(""), func(raw jsonRaw, line int, emit Emit) error {
 		var art cmrcArticle
 		// an article is named by its context_id, as a LoCoMo conversation is by its sample_id
 		artID := itemID("cmrc2018:", "context_id")(raw)
@@ -90,14 +96,16 @@ func CMRC2018(in Input, opt Options, emit Emit) error {
 			return emit(nil, 0, withItems(err, all.questions(), "question", "questions"))
 		}
 		if art.Paragraphs != nil {
-			return cmrcSQuADArticle(in, emit, raw, line, &art)
+			return cmrcSQuADArticle(in, emit, v, raw, line, &art)
 		}
 		if art.QAs == nil { // absent or null: the script's para['qas'] fails
 			return emit(nil, 0, badf(in, line, artID, "%v", noValue(raw, "qas", "a list")))
 		}
 		ctx := []record.Passage{{Title: art.Title, Text: art.ContextText}}
 		lines, own := itemStarts(raw, line, art.QAs)
+		queryID := itemID("cmrc2018:", "query_id")
 		for i, q := range art.QAs {
+			v.shows(in, q, lines[i], queryID) // never v2.0's: kept in meta, and counted
 			rec, bad := cmrcRecord(in, lines[i], q, ctx)
 			if !own[i] { // its line does not find it: its path does, [0].qas[1] (see itemEmit)
 				bad = underItem(bad, fmt.Sprintf("qas[%d]", i))
@@ -111,11 +119,17 @@ func CMRC2018(in Input, opt Options, emit Emit) error {
 		}
 		return nil
 	})
+	if err != nil {
+		return err
+	}
+	v.warn(opt)
+	return nil
 }
 
 // cmrcSQuADArticle emits the records of art, a SQuAD-layout article of a CMRC 2018 array that
-// starts on line, whose JSON is raw.
-func cmrcSQuADArticle(in Input, emit Emit, raw jsonRaw, line int, art *cmrcArticle) error {
+// starts on line, whose JSON is raw; v counts its questions with is_impossible.
+func cmrcSQuADArticle(in Input, emit Emit, v *squadVersion, raw jsonRaw, line int, art *cmrcArticle) error {
+	id := itemID("cmrc2018:", "id")
 	parLines, parOwn := itemStarts(raw, line, art.Paragraphs)
 	for i, praw := range art.Paragraphs {
 		// An item whose line does not find it (a file on one line) is named by its path too.
@@ -146,7 +160,8 @@ func cmrcSQuADArticle(in Input, emit Emit, raw jsonRaw, line int, art *cmrcArtic
 		ctx := []record.Passage{{Title: art.Title, Text: par.Context}}
 		lines, own := itemStarts(praw, parLines[i], par.QAs)
 		for j, q := range par.QAs {
-			rec, bad := squadRecord(in, squadItem{raw: q, line: lines[j]}, false, "cmrc2018", "zh", ctx)
+			item := squadItem{raw: q, line: lines[j]}
+			rec, bad := squadRecord(in, item, v.question(in, item, id), "cmrc2018", "zh", ctx)
 			if !own[j] {
 				bad = underItem(bad, fmt.Sprintf("paragraphs[%d].qas[%d]", i, j))
 			}

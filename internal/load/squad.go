@@ -19,12 +19,21 @@ type squadQA struct {
 	ID               jsonRaw        `json:"id"`
 	Question         *string        `json:"question"`
 	Answers          *[]squadAnswer `json:"answers"`       // nil: missing or null
-	IsImpossible     jsonRaw        `json:"is_impossible"` // any value: only its presence is read
+	IsImpossible     jsonRaw        `json:"is_impossible"` // its presence alone is read (squadVersion.shows); here for foldedKey
 	PlausibleAnswers jsonRaw        `json:"plausible_answers"`
 }
 
-// squadQAKeys are the members of a SQuAD question that its format reads.
-var squadQAKeys = jsonKeys(squadQA{})
+// squadQAKeys are the members of a SQuAD question that its format reads, and cmrcQAKeys those
+// that CMRC 2018's SQuAD layout reads: all but is_impossible, which it keeps in meta (see
+// squadVersion.shows).
+var (
+	squadQAKeys = jsonKeys(squadQA{})
+	cmrcQAKeys  = func() map[string]bool {
+		keys := jsonKeys(squadQA{})
+		delete(keys, "is_impossible")
+		return keys
+	}()
+)
 
 type squadAnswer struct {
 	Text        jsonRaw `json:"text"`
@@ -46,7 +55,8 @@ type squadAnswer struct {
 // a number is str() of it (answerText).
 //
 // A Hugging Face export of SQuAD, a question an object (see loadSQuADExport), loads too, to the
-// records its questions make in the official files.
+// records its questions make in the official files; a question with is_impossible shows it
+// v2.0's by the same rule (squadVersion.shows). CMRC 2018's SQuAD layout never reads the flag.
 func SQuAD(in Input, opt Options, emit Emit) error {
 	return loadSQuAD(in, opt, emit, "squad", "en")
 }
@@ -72,7 +82,7 @@ func loadSQuAD(in Input, opt Options, emit Emit, dataset, lang string) error {
 	w := &squadWalker{in: in, dec: json.NewDecoder(lines), lines: lines}
 	data := false              // a "data" list was read
 	var question, answers bool // the first object's keys: a question of its own?
-	v := &squadVersion{}
+	v := &squadVersion{cmrc: dataset == "cmrc2018"}
 	_, _, err = w.object(func(key string) error {
 		question, answers = question || key == "question", answers || key == "answers"
 		switch {
@@ -149,6 +159,11 @@ type squadVersion struct {
 	v2, stated bool   // the file is v2.0's; its "version" said so
 	before     int    // answered questions read as v1.1's before it showed to be v2.0's
 	first      string // the first of them: FILE:LINE (id "ID")
+	// cmrc is whether the file is CMRC 2018's, never v2.0's (see shows): flagged counts its
+	// questions with is_impossible, and flaggedAt names the first.
+	cmrc      bool
+	flagged   int
+	flaggedAt string
 }
 
 // v2Version reports whether a SQuAD file's "version" names SQuAD 2.0: "v2.0" as the official
@@ -172,19 +187,47 @@ func (w *squadWalker) version(v *squadVersion) error {
 	return nil
 }
 
-// read notes item, a question read as rec (nil: a bad item): one with is_impossible shows the
-// file v2.0's, whatever else is wrong with it, and an answered one read as v1.1's before is
+// question notes item, a question about to be read, and reports whether it is read as SQuAD
+// v2.0's: its file has shown to be v2.0's, or it shows it (shows), whatever else is wrong with it.
+func (v *squadVersion) question(in Input, item squadItem, id func([]byte) string) bool {
+	if !v.v2 && v.shows(in, item.raw, item.line, id) {
+		v.v2 = true
+	}
+	return v.v2
+}
+
+// shows reports whether raw, a question at line (id reads its id, "" when unknown), shows its
+// file SQuAD v2.0's: it has a member "is_impossible" (hasImpossible), of any value. This is the
+// one rule of both SQuAD layouts, the official file's and the export's (which an answers.text []
+// shows v2.0's too, see loadSQuADExport). A CMRC 2018 file is never v2.0's: CMRC 2018 has no
+// unanswerable question and cmrc2018_evaluate.py never reads the flag, so its questions with it
+// are read as the others (no type, "answers": [] no answer), the member kept in meta as any other
+// the format does not read, and counted for warn.
+func (v *squadVersion) shows(in Input, raw jsonRaw, line int, id func([]byte) string) bool {
+	if !hasImpossible(raw) {
+		return false
+	}
+	if !v.cmrc {
+		return true
+	}
+	if v.flagged++; v.flagged == 1 {
+		v.flaggedAt = fmt.Sprintf("%s:%d", in.DisplayName(), line)
+		if id := id(raw); id != "" {
+			v.flaggedAt += fmt.Sprintf(" (id %q)", id)
+		}
+	}
+	return false
+}
+
+// read notes rec, the record of item (nil: a bad item): an answered question read as v1.1's is
 // counted. One with no answers is not: the warning of questions without gold answers
 // (warnSQuADNoGold) counts and names it, with how to have it scored.
 func (v *squadVersion) read(in Input, item squadItem, rec *record.Record) {
-	switch {
-	case v.v2:
-	case hasImpossible(item.raw):
-		v.v2 = true
-	case rec != nil && len(rec.Answers) > 0:
-		if v.before++; v.before == 1 {
-			v.first = fmt.Sprintf("%s:%d (id %q)", in.DisplayName(), item.line, rec.ID)
-		}
+	if v.v2 || rec == nil || len(rec.Answers) == 0 {
+		return
+	}
+	if v.before++; v.before == 1 {
+		v.first = fmt.Sprintf("%s:%d (id %q)", in.DisplayName(), item.line, rec.ID)
 	}
 }
 
@@ -195,9 +238,21 @@ func hasImpossible(raw jsonRaw) bool {
 	return slices.ContainsFunc(ms, func(m record.Member) bool { return m.Key == "is_impossible" })
 }
 
-// warn warns of the answered questions read as v1.1's in a file that later showed to be v2.0's.
+// warn warns of the answered questions read as v1.1's in a file that later showed to be v2.0's,
+// and of a CMRC 2018 file's questions with is_impossible.
 func (v *squadVersion) warn(opt Options) {
-	if !v.v2 || v.stated || v.before == 0 || opt.Warn == nil {
+	if opt.Warn == nil {
+		return
+	}
+	if v.flagged > 0 {
+		n := v.flagged
+		opt.Warn(fmt.Sprintf("%s: %s is_impossible, which CMRC 2018's files have not: cmrc2018_evaluate.py never reads it "+
+			"and CMRC 2018 has no unanswerable question, so %s read as CMRC 2018's other questions are (no type; \"answers\": [] is "+
+			"no answer, not SQuAD v2.0's \"\"), the field kept in meta; a SQuAD v2.0 file of Chinese text loads as such with "+
+			"--format squad --lang zh",
+			v.flaggedAt, english.Count(n, "question has", "questions have"), english.Form(n, "it is", "they are")))
+	}
+	if !v.v2 || v.stated || v.before == 0 {
 		return
 	}
 	n := v.before
@@ -210,6 +265,7 @@ func (v *squadVersion) warn(opt Options) {
 
 // emitArticle emits the records of art's questions, or their bad lines.
 func emitArticle(in Input, art *squadArticle, emit Emit, v *squadVersion, dataset, lang string) error {
+	id := itemID(dataset+":", "id")
 	for _, q := range art.qas {
 		if q.bad != nil {
 			if err := emit(nil, 0, badf(in, q.line, "", "%v", q.bad)); err != nil {
@@ -218,7 +274,7 @@ func emitArticle(in Input, art *squadArticle, emit Emit, v *squadVersion, datase
 			continue
 		}
 		ctx := []record.Passage{{Title: art.title, Text: art.contexts[q.par]}}
-		rec, bad := squadRecord(in, q, v.v2, dataset, lang, ctx)
+		rec, bad := squadRecord(in, q, v.question(in, q, id), dataset, lang, ctx)
 		v.read(in, q, rec)
 		if re, ok := bad.(*record.Error); ok && re.ID == "" {
 			re.Err = fmt.Errorf("%s: %w", q.path, re.Err) // all one line: the path finds it
@@ -268,7 +324,8 @@ type squadItem struct {
 }
 
 // squadRecord makes the record of a SQuAD question, read as SQuAD v2.0's (evaluate-v2.0.py's:
-// typed by its answers) when it has is_impossible or v2 (its file is v2.0's, see squadVersion).
+// typed by its answers) when v2 (squadVersion.question says so). Its is_impossible is read only
+// there: a CMRC 2018 question keeps it in meta, as a member its format does not read.
 func squadRecord(in Input, item squadItem, v2 bool, dataset, lang string, ctx []record.Passage) (*record.Record, error) {
 	var qa squadQA
 	line := item.line
@@ -287,7 +344,6 @@ func squadRecord(in Input, item squadItem, v2 bool, dataset, lang string, ctx []
 	rec.Question = *qa.Question
 	rec.Context = ctx
 	rec.Answers = []string{}
-	v2 = v2 || qa.IsImpossible != nil
 	if qa.Answers == nil && v2 {
 		// evaluate-v2.0.py fails on it (a KeyError, or a TypeError for null); read as no answers
 		// it would make an answerable question unanswerable, and an abstention right.
@@ -320,7 +376,11 @@ func squadRecord(in Input, item squadItem, v2 bool, dataset, lang string, ctx []
 		}
 	}
 	setMeta(rec, "plausible_answers", qa.PlausibleAnswers)
-	if err := keepUnknown(rec, item.raw, squadQAKeys); err != nil {
+	known := squadQAKeys
+	if dataset == "cmrc2018" {
+		known = cmrcQAKeys
+	}
+	if err := keepUnknown(rec, item.raw, known); err != nil {
 		return nil, badf(in, line, id, "%v", err)
 	}
 	return rec, nil

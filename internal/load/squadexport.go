@@ -21,7 +21,7 @@ type squadExportItem struct {
 	Context          string             `json:"context"`
 	Question         *string            `json:"question"`
 	Answers          *squadExportAnswer `json:"answers"`
-	IsImpossible     jsonRaw            `json:"is_impossible"` // any value: only its presence is read
+	IsImpossible     jsonRaw            `json:"is_impossible"` // its presence alone is read (squadVersion.shows); here for foldedKey
 	PlausibleAnswers jsonRaw            `json:"plausible_answers"`
 }
 
@@ -41,33 +41,41 @@ var squadExportHold = 16 << 20 // a variable for the tests
 // answers.text is empty is SQuAD v2.0's unanswerable one, answers [""] and type no_answer, as
 // evaluate-v2.0.py scores it against [""], and the answered questions of an export that holds
 // one have type has_answer, as the v2.0 file's have; those of an export without one (SQuAD
-// v1.1's, whose every question has answers) have no type, as the v1.1 file's have not. So that
-// the records come out as the questions are read, in bounded memory, the questions are held
-// until an unanswerable one comes, or the file ends, or squadExportHold bytes of them are held,
-// which makes the export v1.1's: an unanswerable question after that (a v2.0 export whose first
-// 16 MiB hold none) is warned of (opt.Warn), with the answered questions that went out untyped,
-// and the answered ones after it have type has_answer. A CMRC 2018 export (dataset cmrc2018) is
-// never v2.0's: its questions come out as they are read, answers.text [] giving answers [].
+// v1.1's, whose every question has answers) have no type, as the v1.1 file's have not. A
+// question with an is_impossible of its own (a file of this shape made otherwise) shows the
+// export v2.0's as an unanswerable one does, by the official layout's rule (squadVersion.shows).
+// So that the records come out as the questions are read, in bounded memory, the questions are
+// held until one that shows the export v2.0's comes, or the file ends, or squadExportHold bytes of
+// them are held, which makes the export v1.1's: such a question after that (a v2.0 export whose
+// first 16 MiB hold none) is warned of (opt.Warn), with the answered questions that went out
+// untyped, and the answered ones after it have type has_answer. A CMRC 2018 export (dataset
+// cmrc2018) is never v2.0's: its questions come out as they are read, answers.text [] giving
+// answers [], an is_impossible kept in meta and warned of.
 func loadSQuADExport(in Input, opt Options, emit Emit, dataset, lang string) error {
 	q := &squadExportQueue{emit: emit}
 	// CMRC 2018 has no unanswerable question, and its official file none with is_impossible: a
 	// question of its export whose answers.text is [] loads as the file's "answers": [] does (no
-	// answer, no type), and nothing is held.
+	// answer, no type), one with is_impossible keeps it in meta (squadVersion.shows), and nothing
+	// is held.
 	v2Like := dataset == "squad"
-	q.decided = !v2Like
+	q.cmrc, q.decided = !v2Like, !v2Like
 	id := itemID(dataset+":", "id")
 	err := eachItemAt(in, opt, q.badEmit, id, func(raw jsonRaw, at itemAt, emit Emit) error {
 		raw = bytes.Clone(raw) // the reader's buffer, which the next item is read into
 		rec := func(v2 bool) (*record.Record, error) { return squadExportRecord(in, at.line, raw, v2, dataset, lang) }
 		unanswerable := v2Like && squadExportUnanswerable(raw)
-		if unanswerable && q.decided && !q.v2 && q.untyped > 0 && opt.Warn != nil {
-			opt.Warn(fmt.Sprintf("%s:%d (id %q): an unanswerable question (answers.text []) after the first 16 MiB of a "+
+		// the official layout's rule (an is_impossible shows the file v2.0's), and the export's
+		// own; once it is v2.0's, no question need be looked at for it (a CMRC 2018 export's
+		// never is, and each is counted)
+		shows := q.v2 || q.shows(in, raw, at.line, id) || unanswerable
+		if shows && q.decided && !q.v2 && q.untyped > 0 && opt.Warn != nil {
+			opt.Warn(fmt.Sprintf("%s:%d (id %q): a SQuAD v2.0 question (answers.text [], or is_impossible) after the first 16 MiB of a "+
 				"SQuAD export held none, which read it as SQuAD v1.1's: %s before it went out without type "+
 				"has_answer, so qa-score's by_type leaves them out of its has_answer group (the scores are "+
-				"SQuAD v2.0's all the same); put an unanswerable question first to have them typed",
+				"SQuAD v2.0's all the same); put such a question first to have them typed",
 				in.DisplayName(), at.line, id(raw), english.Count(q.untyped, "answered question", "answered questions")))
 		}
-		q.v2 = q.v2 || unanswerable
+		q.v2 = q.v2 || shows
 		if unanswerable {
 			q.unanswerable++
 		} else {
@@ -93,6 +101,7 @@ func loadSQuADExport(in Input, opt Options, emit Emit, dataset, lang string) err
 	if err := q.flush(); err != nil {
 		return err
 	}
+	q.warn(opt)
 	if !q.answered && q.unanswerable > 0 && opt.Warn != nil {
 		// A split whose answers are withheld (a test split of a SQuAD-shaped dataset) reads as
 		// all unanswerable, and a prediction that abstains would score 1 on every question.
@@ -114,8 +123,10 @@ type squadExportQueue struct {
 	held    []func() error
 	bytes   int
 	decided bool // the questions are no longer held
-	v2      bool // an unanswerable question was read
-	untyped int  // the answered questions that went out without a type
+	// squadVersion's v2 is whether a question that shows the export v2.0's was read; a CMRC
+	// 2018 export's questions with is_impossible are counted there.
+	squadVersion
+	untyped int // the answered questions that went out without a type
 	// answered is whether a question with an answer was read, and unanswerable counts those
 	// without one, for the warning of an export with none answered.
 	answered     bool
@@ -152,22 +163,21 @@ func (q *squadExportQueue) flush() error {
 	return nil
 }
 
-// squadExportUnanswerable reports whether raw, an export's question, has answers.text [] and no
-// is_impossible of its own: SQuAD v2.0's unanswerable question.
+// squadExportUnanswerable reports whether raw, an export's question, has answers.text []: SQuAD
+// v2.0's unanswerable question, whatever an is_impossible of its own says, as evaluate-v2.0.py
+// goes by the answers alone.
 func squadExportUnanswerable(raw jsonRaw) bool {
 	var it struct {
 		Answers struct {
 			Text *[]jsonRaw `json:"text"`
 		} `json:"answers"`
-		IsImpossible jsonRaw `json:"is_impossible"`
 	}
-	return jsonUnmarshal(raw, &it) == nil && it.Answers.Text != nil && len(*it.Answers.Text) == 0 && it.IsImpossible == nil
+	return jsonUnmarshal(raw, &it) == nil && it.Answers.Text != nil && len(*it.Answers.Text) == 0
 }
 
 // squadExportRecord makes the record of raw, an export's question at line, by squadRecord from
 // the official question it holds: {id, question, answers: [{text, answer_start}, ...], and any
-// other member}, with is_impossible (whether answers.text is empty) when v2 and it has none of its
-// own.
+// other member}, read as SQuAD v2.0's when v2.
 func squadExportRecord(in Input, line int, raw jsonRaw, v2 bool, dataset, lang string) (*record.Record, error) {
 	var it squadExportItem
 	if err := decodeRecord(in, line, dataset+":", "id", raw, &it); err != nil {
@@ -207,9 +217,6 @@ func squadExportRecord(in Input, line int, raw jsonRaw, v2 bool, dataset, lang s
 		b.WriteByte('}')
 	}
 	b.WriteByte(']')
-	if v2 && it.IsImpossible == nil {
-		fmt.Fprintf(&b, `,"is_impossible":%t`, len(texts) == 0)
-	}
 	ms, err := record.Members(raw)
 	if err != nil {
 		return nil, badf(in, line, id, "%v", err) // not reached: raw decoded
@@ -224,5 +231,5 @@ func squadExportRecord(in Input, line int, raw jsonRaw, v2 bool, dataset, lang s
 	}
 	b.WriteByte('}')
 	ctx := []record.Passage{{Title: it.Title, Text: it.Context}}
-	return squadRecord(in, squadItem{raw: b.Bytes(), line: line}, false, dataset, lang, ctx)
+	return squadRecord(in, squadItem{raw: b.Bytes(), line: line}, v2, dataset, lang, ctx)
 }

@@ -117,6 +117,10 @@ func TestSQuADExportTyping(t *testing.T) {
 		return `{"id":"` + id + `","title":"T","context":"c","question":"q?","answers":{"text":[` + texts +
 			`],"answer_start":[` + strings.TrimSuffix(starts, ",") + `]}}` + "\n"
 	}
+	// qi is q with an is_impossible of its own
+	qi := func(id, texts, flag string) string {
+		return strings.TrimSuffix(q(id, texts), "}\n") + `,"is_impossible":` + flag + "}\n"
+	}
 	// bad is a question with a null answer text: a bad item
 	bad := `{"id":"z","title":"T","context":"c","question":"q?","answers":{"text":[null],"answer_start":[0]}}` + "\n"
 	load := func(in string) ([]string, []string) {
@@ -147,7 +151,7 @@ func TestSQuADExportTyping(t *testing.T) {
 		{"v1.1", q("a", `"x"`) + q("b", `"y"`), 16 << 20, []string{"=x", "=y"}, ""},
 		{"v2.0 past the bytes held", q("a", `"x"`) + q("b", `"y"`) + q("c", ``) + q("d", `"z"`), 1,
 			[]string{"=x", "=y", "no_answer=", "has_answer=z"},
-			`v.jsonl:3 (id "squad:c"): an unanswerable question (answers.text []) after the first 16 MiB of a SQuAD export held none, which read it as SQuAD v1.1's: 2 answered questions before it went out without type has_answer`},
+			`v.jsonl:3 (id "squad:c"): a SQuAD v2.0 question (answers.text [], or is_impossible) after the first 16 MiB of a SQuAD export held none, which read it as SQuAD v1.1's: 2 answered questions before it went out without type has_answer`},
 		{"no question answered", q("a", ``) + q("b", ``), 16 << 20, []string{"no_answer=", "no_answer="},
 			`v.jsonl: none of its 2 questions has an answer (answers.text [] in every one)`},
 		{"one question, unanswerable", q("a", ``), 16 << 20, []string{"no_answer="},
@@ -156,7 +160,17 @@ func TestSQuADExportTyping(t *testing.T) {
 		// answered questions after it are typed.
 		{"two unanswerable past the bytes held", q("a", `"x"`) + q("b", ``) + q("c", `"z"`) + q("d", ``), 1,
 			[]string{"=x", "no_answer=", "has_answer=z", "no_answer="},
-			`v.jsonl:2 (id "squad:b"): an unanswerable question (answers.text []) after the first 16 MiB of a SQuAD export held none, which read it as SQuAD v1.1's: 1 answered question before it went out without type has_answer`},
+			`v.jsonl:2 (id "squad:b"): a SQuAD v2.0 question (answers.text [], or is_impossible) after the first 16 MiB of a SQuAD export held none, which read it as SQuAD v1.1's: 1 answered question before it went out without type has_answer`},
+		// A question with is_impossible of its own, of any value, shows the export v2.0's as an
+		// unanswerable one does: the questions held before it are typed, and those after it.
+		{"v2.0 by is_impossible", q("a", `"x"`) + qi("b", `"y"`, "false") + q("c", `"z"`), 16 << 20,
+			[]string{"has_answer=x", "has_answer=y", "has_answer=z"}, ""},
+		{"v2.0 by is_impossible past the bytes held", q("a", `"x"`) + qi("b", `"y"`, `"false"`) + q("c", `"z"`), 1,
+			[]string{"=x", "has_answer=y", "has_answer=z"},
+			`v.jsonl:2 (id "squad:b"): a SQuAD v2.0 question (answers.text [], or is_impossible) after the first 16 MiB of a SQuAD export held none, which read it as SQuAD v1.1's: 1 answered question before it went out without type has_answer`},
+		// answers.text [] is unanswerable whatever is_impossible says, as in the official file
+		{"no question answered, one flagged false", qi("a", ``, "false") + q("b", ``), 16 << 20, []string{"no_answer=", "no_answer="},
+			`v.jsonl: none of its 2 questions has an answer (answers.text [] in every one)`},
 		// Only bad items went out before it: no answered question went out untyped.
 		{"bad items alone before the bytes held", bad + q("b", ``) + q("c", `"z"`), 1,
 			[]string{"bad", "no_answer=", "has_answer=z"}, ""},
