@@ -32,7 +32,8 @@ Formats: hotpotqa (the official files, or the Hugging Face hotpot_qa export), sq
 and v2.0: the official files, or the Hugging Face squad and squad_v2 exports, a question a line or
 a JSON array of them, which load as the official files' questions do: an unanswerable question,
 answers.text [], gets the answer "" and type no_answer, and the answered ones of an export that
-holds one type has_answer), cmrc2018 (its export too),
+holds one, or a row with is_impossible, type has_answer), cmrc2018 (its export too; it has no
+unanswerable question and never reads is_impossible),
 locomo, longmemeval, evalearn (the pair EvaLearn_Problem.json + EvaLearn_Sequence.json; given one,
 the other is read from beside it under its name), evalearn-results (EvaLearn's results files), jsonl
 and csv (generic, see --map; a row without an id gets FILE:LINE, FILE the file's base name, or
