@@ -39,7 +39,7 @@ type dryRequest struct {
 	GeminiSafety   string          `json:"gemini_safety,omitempty"`    // the threshold of a googleai call's safetySettings (--gemini-safety)
 	ResponseFormat string          `json:"response_format,omitempty"`  // where the call asks for one (model.Request.SentResponseFormat)
 	Messages       []model.Message `json:"messages,omitempty"`         // as the call carries them (model.Request.SentMessages)
-	InputTokens    int             `json:"input_tokens,omitempty"`     // tokens of the messages' text in the model's encoding (bpe.ForModel)
+	InputTokens    int             `json:"input_tokens,omitempty"`     // as the call is counted (model.Request.SentInputTokens)
 	// Cached says that --cache holds the replies the run would read for the record, with no call
 	// (dryLook).
 	Cached        bool     `json:"cached,omitempty"`
@@ -210,10 +210,7 @@ func (cfg *config) dryCall(ctx context.Context, p Plan, sample int, t *dryTally,
 	if req.Provider == "googleai" {
 		d.GeminiSafety = cfg.judge.GeminiSafety
 	}
-	enc := bpe.ForModel(d.Model)
-	for _, m := range d.Messages {
-		d.InputTokens += enc.Count(m.Content)
-	}
+	d.InputTokens = req.SentInputTokens()
 	t.requests[d.Model]++
 	if d.Model != "" {
 		t.routed++

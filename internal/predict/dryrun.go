@@ -43,7 +43,7 @@ type dryCall struct {
 	// PromptSHA256 is the prediction's: of the messages as made, before SentMessages; a judge
 	// call's is its judgment's, of the judge's template.
 	PromptSHA256 string `json:"prompt_sha256"`
-	InputTokens  int    `json:"input_tokens"` // tokens of the messages' text in the model's encoding (bpe.ForModel)
+	InputTokens  int    `json:"input_tokens"` // as the call is counted (model.Request.SentInputTokens)
 	// Cached says that --cache holds the reply the run would be served, with no call (cache.Look).
 	Cached bool `json:"cached,omitempty"`
 	// Error is the error the run's prediction gets from that reply: an empty one a --empty-reply
@@ -207,10 +207,7 @@ func (a *app) dryView(stage string, req model.Request) dryCall {
 	if req.Provider == "googleai" {
 		c.GeminiSafety = a.geminiSafety
 	}
-	enc := bpe.ForModel(req.Model)
-	for _, m := range c.Messages {
-		c.InputTokens += enc.Count(m.Content)
-	}
+	c.InputTokens = req.SentInputTokens()
 	return c
 }
 

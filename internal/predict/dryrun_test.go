@@ -12,6 +12,7 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/qapipe/qapipe/internal/bpe"
 	"github.com/qapipe/qapipe/internal/clitest"
 	"github.com/qapipe/qapipe/internal/command"
 	"github.com/qapipe/qapipe/internal/model"
@@ -373,5 +374,52 @@ func TestDryRunJudgeApart(t *testing.T) {
 		"1 judge request to gpt-4o-mini, 2000 input tokens (o200k_base), input $0.000300;"
 	if !strings.Contains(b.String(), want) {
 		t.Errorf("summary %q, want it to hold %q", b.String(), want)
+	}
+}
+
+// TestDryRunInputTokens: a request's input_tokens, and the stderr's count, are the messages'
+// text tokens (counted here by bpe) and, for a call to OpenAI's own API, the chat format's as its
+// usage.prompt_tokens counts them: 3 tokens and the role's 1 a message, 3 priming the reply. o3's
+// system text heads its user message: one message. Other providers and servers: the text alone.
+func TestDryRunInputTokens(t *testing.T) {
+	rec := &record.Record{Schema: 1, ID: "g1", Question: "Who wrote it?", Answers: []string{"Ann"},
+		Context: []record.Passage{{Text: "Ann wrote it."}}}
+	in := jsonl(t, rec)
+	for _, tc := range []struct {
+		name     string
+		args     []string
+		messages int // on the wire
+		overhead int
+	}{
+		{"gpt-4o-mini", []string{"--provider", "openai", "--model", "gpt-4o-mini"}, 1, 1*4 + 3},
+		{"gpt-4o-mini system", []string{"--provider", "openai", "--model", "gpt-4o-mini", "--system", "Terse."}, 2, 2*4 + 3},
+		{"gpt-4 system", []string{"--provider", "openai", "--model", "gpt-4", "--system", "Terse."}, 2, 2*4 + 3},
+		{"api.openai.com", []string{"--provider", "openai", "--base-url", "https://api.openai.com/v1", "--model", "gpt-4o-mini", "--system", "Terse."}, 2, 2*4 + 3},
+		{"o3 system merged", []string{"--provider", "openai", "--model", "o3", "--system", "Terse."}, 1, 1*4 + 3},
+		{"vllm", []string{"--provider", "openai", "--base-url", "http://127.0.0.1:8000/v1", "--model", "gpt-4o-mini", "--system", "Terse."}, 2, 0},
+		{"ollama", []string{"--provider", "ollama", "--model", "llama3", "--system", "Terse."}, 2, 0},
+		{"anthropic", []string{"--provider", "anthropic", "--model", "claude-3-5-haiku-20241022", "--system", "Terse."}, 2, 0},
+		{"googleai", []string{"--provider", "googleai", "--model", "gemini-2.0-flash", "--system", "Terse."}, 2, 0},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			dry, stderr, code := dryRunLines(t, in, tc.args...)
+			if code != 0 || len(dry) != 1 || len(dry[0].Requests) != 1 {
+				t.Fatalf("dry run exit %d, lines %+v; stderr %s", code, dry, stderr)
+			}
+			c := dry[0].Requests[0]
+			if len(c.Messages) != tc.messages {
+				t.Fatalf("%d messages %+v, want %d", len(c.Messages), c.Messages, tc.messages)
+			}
+			text := 0
+			for _, m := range c.Messages {
+				text += bpe.ForModel(c.Model).Count(m.Content)
+			}
+			if want := text + tc.overhead; c.InputTokens != want {
+				t.Errorf("input_tokens %d, want %d (text %d + %d)", c.InputTokens, want, text, tc.overhead)
+			}
+			if want := fmt.Sprintf("1 request to %s, %d input tokens", c.Model, text+tc.overhead); !strings.Contains(stderr, want) {
+				t.Errorf("stderr %q, want %q", stderr, want)
+			}
+		})
 	}
 }
