@@ -22,8 +22,9 @@ type Interval struct {
 	// Undefined counts the resamples Bootstrap left out because the statistic had no value
 	// there, for the caller to say that the interval is over the others.
 	Undefined int
-	// Same reports that every resample with a value gave one and the same value (BootstrapVec
-	// sets it): equal bounds alone do not say so, since a low level reads both near the median.
+	// Same reports that every resample with a value gave one and the same value (Bootstrap and
+	// BootstrapVec set it): equal bounds alone do not say so, since a low level reads both near
+	// the median.
 	Same bool
 }
 
@@ -44,7 +45,7 @@ func Percent(level float64) string {
 // replacement) of n units. stat receives the resampled unit indices; idx is reused between calls.
 // A resample where stat is NaN (undefined, as κ when every rating is the same category) is left
 // out. With n == 0, reps == 0 or no resample defined it returns NaN bounds, which callers must
-// report as "no interval".
+// report as "no interval"; Same says when every resample defined gave the same value.
 func Bootstrap(rng *rand.Rand, n, reps int, level float64, stat func(idx []int) float64) Interval {
 	if n == 0 || reps == 0 {
 		return Interval{Lo: math.NaN(), Hi: math.NaN(), Level: level}
@@ -61,6 +62,7 @@ func Bootstrap(rng *rand.Rand, n, reps int, level float64, stat func(idx []int) 
 	slices.Sort(vals)
 	iv := Percentile(vals, level)
 	iv.Undefined = reps - len(vals)
+	iv.Same = len(vals) > 0 && vals[0] == vals[len(vals)-1]
 	return iv
 }
 

@@ -340,3 +340,41 @@ func TestBootstrapStrata(t *testing.T) {
 		}
 	}
 }
+
+// TestBootstrapSame checks that Bootstrap says when every resample with a value gave the same
+// one, which equal bounds alone do not: at --level 0.1 resamples that differ read both bounds
+// near their median.
+func TestBootstrapSame(t *testing.T) {
+	vals := []float64{0, 1, 1, 1, 1, 1, 1, 1, 1, 1}
+	mean := func(idx []int) float64 {
+		s := 0.0
+		for _, i := range idx {
+			s += vals[i]
+		}
+		return s / float64(len(idx))
+	}
+	for _, tt := range []struct {
+		name  string
+		stat  func([]int) float64
+		level float64
+		want  bool
+	}{
+		{"constant", func([]int) float64 { return 1 }, 0.95, true},
+		{"constant where defined", func(idx []int) float64 {
+			if idx[0] == 0 {
+				return math.NaN()
+			}
+			return 0
+		}, 0.95, true},
+		{"spread", mean, 0.95, false},
+		{"spread at a low level", mean, 0.01, false},
+		{"none defined", func([]int) float64 { return math.NaN() }, 0.95, false},
+	} {
+		t.Run(tt.name, func(t *testing.T) {
+			iv := Bootstrap(NewRand(5), len(vals), 200, tt.level, tt.stat)
+			if iv.Same != tt.want {
+				t.Errorf("Bootstrap(%s).Same = %v ([%v, %v]), want %v", tt.name, iv.Same, iv.Lo, iv.Hi, tt.want)
+			}
+		})
+	}
+}
