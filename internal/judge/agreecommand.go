@@ -72,6 +72,8 @@ warning naming the first, as in qa-score's summary. Kappa has no value ("-", wit
 every verdict is the same: agreement by chance is then 1. A warning calls the intervals rough below
 10 records: overall, or else naming the types that have fewer. Kappa's interval is over the
 resamples where it has a value; a warning names the rows where more than a tenth of them had none.
+Another names the figures whose every resample gives the same value, a degenerate interval: [1, 1]
+where every record of a row agrees, [0, 0] for kappa where a judge gives one verdict throughout.
 A type, id or judge name that is empty, has white space at an end, starts with a quote or holds a
 line break, tab or other unprintable character is named Go-quoted in the table, the list and the
 warnings ("two\nlines"), as in qa-score's summary; a record without a type lists as "". The JSON's

@@ -312,8 +312,8 @@ func repeatedWarning(n int, first string) string {
 }
 
 // agreeWarnings are the report's caveats: no record compared, or too few for the intervals (from
-// reps resamples) to mean much, overall or in a type's row; rows with records but no kappa; and
-// how many records compared have no type when others have one.
+// reps resamples) to mean much, overall or in a type's row; rows with records but no kappa;
+// intervals of a single value; and how many records compared have no type when others have one.
 func agreeWarnings(items []Item, rows []Agreement, reps int, level float64) []string {
 	var w, undefined []string
 	switch {
@@ -337,6 +337,7 @@ func agreeWarnings(items []Item, rows []Agreement, reps int, level float64) []st
 			strings.Join(undefined, ", ")))
 	}
 	w = append(w, partialKappaCI(rows, reps)...)
+	w = append(w, degenerateCI(rows, reps)...)
 	untyped := 0
 	for _, it := range items {
 		if it.Type == "" {
@@ -382,4 +383,37 @@ func partialKappaCI(rows []Agreement, reps int) []string {
 		return nil
 	}
 	return []string{fmt.Sprintf("kappa's interval is over the resamples where kappa has a value, leaving out more than a tenth in which every verdict was the same, in %s", english.FirstOf(parts, 10))}
+}
+
+// degenerateCI names the figures, by row, whose interval is a single value because every resample
+// with a value gave the same one, as qa-score's summary names its metrics: agreement when every
+// record of the row agrees (or none does), kappa when it is 1 throughout or a judge gives one
+// verdict throughout (kappa 0 in every resample). [1, 1] over many records reads as certainty,
+// where it says only that the records resampled show no spread. A row of one record, whose
+// intervals can be nothing else, has the warning of too few records; one resample (--bootstrap 1)
+// gives every interval equal bounds, so only more can agree.
+func degenerateCI(rows []Agreement, reps int) []string {
+	if reps < 2 {
+		return nil
+	}
+	var parts []string
+	figures := 0
+	for i, a := range rows {
+		var which []string
+		if a.N > 1 && hasCI(a.RawCI) && a.RawCI.Same {
+			which = append(which, "agreement")
+		}
+		if a.N > 1 && hasCI(a.KappaCI) && a.KappaCI.Same {
+			which = append(which, "kappa")
+		}
+		if len(which) > 0 {
+			parts = append(parts, fmt.Sprintf("%s (%s)", rowName(i, a), strings.Join(which, ", ")))
+			figures += len(which)
+		}
+	}
+	if len(parts) == 0 {
+		return nil
+	}
+	return []string{fmt.Sprintf("every resample gives the same value, so %s degenerate: %s",
+		english.Form(figures, "the interval is", "the intervals are"), english.FirstOf(parts, 10))}
 }
