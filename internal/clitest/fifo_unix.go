@@ -8,6 +8,8 @@ import (
 	"syscall"
 	"testing"
 	"time"
+
+	"github.com/qapipe/qapipe/internal/command"
 )
 
 // ReadFIFO makes a named pipe at path and reads it, in the background, until its writer closes
@@ -44,4 +46,42 @@ func ReadFIFO(t *testing.T, path string) (got func() string) {
 			return ""
 		}
 	}
+}
+
+// FIFOChunksAsTheyCome is ChunksAsTheyCome for a named pipe that run reads as an input file, as
+// bash's <(…) gives one: it makes the pipe at path, which args name, and writes the chunks to it
+// one at a time, each once stdout holds records[i] lines. A system without named pipes skips
+// the test.
+func FIFOChunksAsTheyCome(t *testing.T, run command.RunFunc, args []string, path string, chunks []string, records []int) string {
+	t.Helper()
+	if err := syscall.Mkfifo(path, 0o600); err != nil {
+		t.Skipf("mkfifo: %v", err)
+	}
+	return chunksThrough(t, run, args, nil, &fifoWriter{path: path}, chunks, records)
+}
+
+// fifoWriter writes to the named pipe at path, opened at the first write: the open waits for
+// the run to open it for reading.
+type fifoWriter struct {
+	path string
+	f    *os.File
+}
+
+func (w *fifoWriter) Write(p []byte) (int, error) {
+	if w.f == nil {
+		f, err := os.OpenFile(w.path, os.O_WRONLY, 0)
+		if err != nil {
+			return 0, err
+		}
+		w.f = f
+	}
+	return w.f.Write(p)
+}
+
+// Close closes the pipe, which ends its reader's input; a pipe never written is left alone.
+func (w *fifoWriter) Close() error {
+	if w.f == nil {
+		return nil
+	}
+	return w.f.Close()
 }

@@ -30,10 +30,17 @@ func RecordsAsTheyCome(t *testing.T, run command.RunFunc, args []string, lines [
 func ChunksAsTheyCome(t *testing.T, run command.RunFunc, args []string, chunks []string, records []int) string {
 	t.Helper()
 	in, feed := io.Pipe()
+	return chunksThrough(t, run, args, in, feed, chunks, records)
+}
+
+// chunksThrough is ChunksAsTheyCome with its run given stdin, and the chunks written to feed,
+// which the run reads: stdin itself, or a file args name.
+func chunksThrough(t *testing.T, run command.RunFunc, args []string, stdin io.Reader, feed io.WriteCloser, chunks []string, records []int) string {
+	t.Helper()
 	stdout := &notifyBuffer{changed: make(chan struct{}, 1)}
 	var stderr strings.Builder
 	done := make(chan error, 1)
-	go func() { done <- run(context.Background(), args, in, stdout, &stderr) }()
+	go func() { done <- run(context.Background(), args, stdin, stdout, &stderr) }()
 	for i, c := range chunks {
 		wrote := make(chan error, 1)
 		go func() { _, err := io.WriteString(feed, c); wrote <- err }()
