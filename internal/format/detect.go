@@ -32,8 +32,9 @@ import (
 // object's or a JSON array's first item), as each rule below names them: a benchmark's key nested
 // in another field (a generic row's meta), a key's name as a value, or a later line's key, leaves
 // a generic file generic. Only when that object is not whole in head (longer than it, as
-// LoCoMo's and LongMemEval's first items are, or not read as one) does the text decide, the keys
-// found anywhere in head (has).
+// LoCoMo's and LongMemEval's first items are than a 64 kB head, or not read as one, or a SQuAD
+// file's object, which qa-load's head ends after its first article) does the text decide, the
+// keys found anywhere in head (has).
 //
 // Note: the text decided every rule but HotpotQA's, so a JSON Lines file whose rows held
 // {"meta": {"gpt4res": ...}} was read as EvaLearn's results, every row loading (exit 0) as
@@ -454,3 +455,7 @@ func TrimGz(name string) string {
 	}
 	return name
 }
+
+// MaxHead is the most of a file's text detection reads to find the end of its first object (or
+// line): a first object longer than it is told by the text of its first MaxHead bytes.
+const MaxHead = 16 << 20

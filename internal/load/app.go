@@ -44,9 +44,10 @@ the empty (unanswerable) answer "", or with Chinese characters and no lang: see 
 (qapipe records as any stage writes them, passed through whole, prediction, judgments and scores
 included: to select from a saved run; also a JSON array of records, as json.dump saves a list of
 them, written one a line).
-Without --format the format is detected from each file's name and first bytes; a first line with a
-schema and an id is records, and so is a second one when the first is no JSON (a file cut at its
-start), and a JSON array whose first item opens so.
+Without --format the format is detected from each file's name and first item, read whole (its first
+line or object, or a JSON array's first item) up to 16 MiB; a first line with a schema and an id is
+records, and so is a second one when the first is no JSON (a file cut at its start), and a JSON
+array whose first item opens so.
 longmemeval also reads LongMemEval's retrieval logs (its run_retrieval.py output): each entry's
 ranking is kept as meta.retrieval_corpus_ids, for qa-predict --retriever flat-session or
 flat-turn, and with --context full the ranked items' texts as meta.retrieval_texts, for its
@@ -176,7 +177,6 @@ type app struct {
 	examined        bool                     // some item's fields were read (see Options.Found)
 	preds           *Predictions             // --predictions, attached to the records read
 	other           otherFormat              // the bad items of a file --format reads as another's
-	otherPending    func()                   // warnOtherFormat of a pipe, run at its first item
 	ctx             context.Context
 }
 
@@ -361,7 +361,6 @@ func (a *app) emit(rec *record.Record, file string, line int, bad error) error {
 	if err := a.ctx.Err(); err != nil {
 		return err
 	}
-	a.checkOtherFormat()
 	if bad != nil {
 		return a.skip(bad)
 	}

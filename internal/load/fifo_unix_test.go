@@ -5,13 +5,16 @@ package load
 import (
 	"bytes"
 	"context"
+	"fmt"
 	"os"
 	"path/filepath"
 	"strings"
 	"syscall"
 	"testing"
 
+	"github.com/qapipe/qapipe/internal/clitest"
 	"github.com/qapipe/qapipe/internal/command"
+	"github.com/qapipe/qapipe/internal/textfile"
 )
 
 // fifoOf returns a named pipe that a goroutine fills with the file src once a reader opens it:
@@ -90,5 +93,32 @@ func TestNamedPipeLoCoMoModel(t *testing.T) {
 	err = Run(context.Background(), []string{"qa-load", "--locomo-model", "model-a", fifoOf(t, "../../testdata/hotpotqa/hotpotqa_sample50.jsonl")}, nil, &stdout, &stderr)
 	if code := command.ExitCode(err); code != command.ExitUsage || !strings.Contains(err.Error(), "is read as hotpotqa") {
 		t.Errorf("Run(--locomo-model, hotpotqa pipe) = %v (exit %d), want the usage error that it is read as hotpotqa", err, code)
+	}
+}
+
+// TestNamedPipeAsItComes: a named pipe named without --format gives its first record once its
+// first line, or its first item, is in and its format can be told from it, not once 64 kB of it
+// have come or the writer has closed it: a writer that sends one record and waits sees it come
+// out, as JSON Lines and as a JSON array written on one line.
+func TestNamedPipeAsItComes(t *testing.T) {
+	// Each item is longer than the bytes textfile.NewReader looks at before its first Read returns.
+	q := "Where? " + strings.Repeat("x", textfile.HeadSize)
+	line := func(n int) string {
+		return fmt.Sprintf(`{"_id":"q%d","question":%q,"answer":"Paris","context":[],"supporting_facts":[["T",0]]}`, n, q)
+	}
+	for _, tc := range []struct {
+		name   string
+		chunks []string
+	}{
+		{"lines.jsonl", []string{line(0) + "\n", line(1) + "\n", line(2) + "\n"}},
+		{"array.json", []string{"[" + line(0), "," + line(1), "," + line(2) + "]\n"}},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			fifo := filepath.Join(t.TempDir(), tc.name)
+			out := clitest.FIFOChunksAsTheyCome(t, Run, []string{"qa-load", fifo}, fifo, tc.chunks, []int{1, 2, 3})
+			if n := strings.Count(out, `"id":"hotpotqa:q`); n != 3 {
+				t.Errorf("qa-load %s (a named pipe): %d records, want 3:\n%s", tc.name, n, out)
+			}
+		})
 	}
 }

@@ -53,13 +53,7 @@ func (a *app) loadFile(name string) error {
 		count = a.bar
 	}
 	return command.OpenInputs([]string{name}, a.stdin, count, func(in Input) error {
-		// A pipe's head is looked at once the loader gives its first item (see warnOtherFormat).
-		var tee *headTee
-		watch, file := a.format != "" && a.format != "jsonl" && a.format != "csv", name != "-" && isRegular(name)
-		if watch && !file {
-			tee = &headTee{r: in.R}
-			in.R = tee
-		}
+		watch := a.format != "" && a.format != "jsonl" && a.format != "csv"
 		br := bufio.NewReaderSize(in.R, format.HeadSize)
 		in.R = br
 		// The first read finds a file that is no text (a tar or zip archive, a damaged gzip
@@ -71,36 +65,41 @@ func (a *app) loadFile(name string) error {
 			return err
 		}
 		format := a.format
-		if format == "" {
-			detected, err := a.detectFormat(name, &in, br)
-			if err != nil {
-				return err
+		var head []byte // what detection, and the warning of another format, decide on
+		if format == "" || watch {
+			var full bool
+			var err error
+			if head, full, err = detectHead(br); err != nil {
+				// A gzip file cut short within the head is loaded up to the cut, as a
+				// longer one is, and its error names the last line read whole. bufio.Reader
+				// returns a read error once, to detectHead: the loader is given it again
+				// after the bytes read.
+				read, _ := br.Peek(br.Buffered())
+				in.R = io.MultiReader(bytes.NewReader(bytes.Clone(read)), errReader{err})
 			}
-			format = detected
+			if format == "" {
+				if format, err = a.detectFormat(name, in.DisplayName(), head, full, err); err != nil {
+					return err
+				}
+			}
 		}
 		load, err := LoaderFor(format)
 		if err != nil {
 			return command.Usagef("--format: %v", err)
 		}
 		a.other = otherFormat{w: a.stderr, name: in.DisplayName(), format: a.format}
-		switch {
-		case tee != nil:
-			a.otherPending = func() { a.other.seen = a.warnOtherFormat(in.DisplayName(), tee.head) }
-		case watch:
-			head, _ := br.Peek(br.Size()) // a read error comes again to the loader, after the head
+		if watch {
 			a.other.seen = a.warnOtherFormat(in.DisplayName(), head)
 		}
 		a.generic = format == "jsonl" || format == "csv"
 		a.benchmark = !a.generic && format != "records" && format != "evalearn-results"
 		err = a.loadWarned(in.DisplayName(), func() error {
-			err := load(in, a.opt, a.emitter(in.DisplayName()))
-			a.checkOtherFormat() // a pipe that gave no item
-			return err
+			return load(in, a.opt, a.emitter(in.DisplayName()))
 		})
 		if err == nil {
 			err = a.other.end()
 		}
-		a.other, a.otherPending = otherFormat{}, nil
+		a.other = otherFormat{}
 		return err
 	})
 }
@@ -119,27 +118,23 @@ func (a *app) loadWarned(name string, load func() error) error {
 	return nil
 }
 
-// detectFormat detects the format of the file name, read without --format, from its name and
-// the head that br, in's reader, holds. It returns a usage error when it finds none, when the
-// file is EvaLearn's, or when --map does not apply to it (mapFits). A read error within the head
-// is returned when no format is found; else in.R is set to give the loader the head and the
-// error again.
-func (a *app) detectFormat(name string, in *Input, br *bufio.Reader) (string, error) {
-	head, err := br.Peek(format.HeadSize)
+// detectFormat detects the format of the file name, shown as display, read without --format,
+// from its name and head (detectHead's, full when the file's first object is longer than
+// format.MaxHead). It returns a usage error when it finds none, when the file is EvaLearn's, or
+// when --map does not apply to it (mapFits); and readErr, a read error met within the head, when
+// it finds none.
+func (a *app) detectFormat(name, display string, head []byte, full bool, readErr error) (string, error) {
 	format := format.Detect(name, head)
-	if err != nil && err != io.EOF && err != bufio.ErrBufferFull {
-		if format == "" {
-			return "", command.ReadError(in.DisplayName(), 0, err)
-		}
-		// A gzip file cut short within the head is loaded up to the cut, as a longer
-		// one is, and its error names the last line read whole. bufio.Reader returns a
-		// read error once, to this Peek: the loader is given it again after the head.
-		in.R = io.MultiReader(bytes.NewReader(bytes.Clone(head)), errReader{err})
-	}
-	if format == "" {
-		if len(bytes.TrimSpace(head)) == 0 { // a download that failed, say: --format would load nothing
-			return "", command.Usagef("%s: the file is empty, so its format cannot be detected; use --format", name)
-		}
+	switch {
+	case format == "" && readErr != nil:
+		return "", command.ReadError(display, 0, readErr)
+	case format == "" && full:
+		line := 1 + bytes.Count(head[:len(head)-len(bytes.TrimLeft(head, " \t\r\n"))], []byte("\n"))
+		return "", command.Usagef("%s:%d: cannot detect the format: the first JSON object, from this line, is longer than the %d MiB read to detect it; use --format (one of %s)",
+			name, line, formatMaxHeadMiB, strings.Join(Formats(), ", "))
+	case format == "" && len(bytes.TrimSpace(head)) == 0: // a download that failed, say: --format would load nothing
+		return "", command.Usagef("%s: the file is empty, so its format cannot be detected; use --format", name)
+	case format == "":
 		return "", command.Usagef("%s: cannot detect the format (its first bytes hold no benchmark's fields, and its name ends in none of .jsonl, .ndjson, .csv, .tsv, .tab); use --format (one of %s)", name, strings.Join(Formats(), ", "))
 	}
 	// A pipe, whose format loadAll and mapApplies could not read ahead.
@@ -152,6 +147,9 @@ func (a *app) detectFormat(name string, in *Input, br *bufio.Reader) (string, er
 	return format, nil
 }
 
+// formatMaxHeadMiB is format.MaxHead in MiB, as messages name it.
+const formatMaxHeadMiB = format.MaxHead >> 20
+
 // warnOtherFormat warns when a file that --format names a benchmark's (or records) holds, by
 // head, its first bytes, another benchmark's fields, and returns the format they say (else ""):
 // its items would be bad ones, each lacking the fields of the format given ('missing field
@@ -159,16 +157,15 @@ func (a *app) detectFormat(name string, in *Input, br *bufio.Reader) (string, er
 // formats, jsonl and csv, are left alone: giving them over a benchmark's file is how its fields
 // are mapped by hand. SQuAD's layout is also CMRC 2018's (not its first one).
 //
-// head is the 64 kB head of a regular file, as detection reads it: its first line alone would be
-// a lone "[" in an indented file (LoCoMo's, EvaLearn's), whose fields come after it. Of a pipe it
-// is what the loader had read of it (up to 64 kB) when it gave its first item, good or bad, or
-// ended (checkOtherFormat), so that records read from a slow pipe come out as they are read and
-// not once 64 kB, or the first line's end, are there: a JSON document written on one line ends
-// its line at the end of the input.
+// head is what detection reads (detectHead): the first object whole, of a file or a pipe, so
+// that the warning does not hang on how much of a pipe had come when it looked, and records read
+// from a slow pipe come out once their first object is in: its first line alone would be a lone
+// "[" in an indented file (LoCoMo's, EvaLearn's), whose fields come after it, and a JSON
+// document written on one line ends its line at the end of the input.
 //
-// Note: a pipe's head was what had come once its first line was in, which for a file written on
-// one line (SQuAD's, HotpotQA's, json.dump's default) held every record back until 64 kB of it
-// had come, or all of it.
+// Note: a pipe's head was what the loader had read of it (up to 64 kB) when it gave its first
+// item, which over indented JSON was its first line or more, as the bytes happened to come: the
+// warning was given or not by the timing of the writer.
 func (a *app) warnOtherFormat(name string, head []byte) string {
 	seen := format.Detect("", head) // the content alone, not the name
 	// SQuAD's layout is CMRC 2018's too, but CMRC's first layout (a JSON array of context_text
@@ -195,28 +192,6 @@ func (a *app) warnOtherFormat(name string, head []byte) string {
 	fmt.Fprintf(a.stderr, "qa-load: warning: %s looks like %s %s file by its fields, and --format %s reads it as %s%s\n",
 		name, article(seen), seen, a.format, a.format, detected)
 	return seen
-}
-
-// checkOtherFormat runs the check of warnOtherFormat that waits for a pipe's first item, once.
-func (a *app) checkOtherFormat() {
-	if check := a.otherPending; check != nil {
-		a.otherPending = nil
-		check()
-	}
-}
-
-// headTee keeps a copy of the first format.HeadSize bytes read through it.
-type headTee struct {
-	r    io.Reader
-	head []byte
-}
-
-func (h *headTee) Read(p []byte) (int, error) {
-	n, err := h.r.Read(p)
-	if room := format.HeadSize - len(h.head); room > 0 {
-		h.head = append(h.head, p[:min(n, room)]...)
-	}
-	return n, err
 }
 
 // article is the indefinite article of a format's name.
@@ -302,7 +277,7 @@ func detectFile(name string) string {
 		return ""
 	}
 	defer f.Close()
-	head, _ := bufio.NewReaderSize(textfile.NewReader(f), format.HeadSize).Peek(format.HeadSize)
+	head, _, _ := detectHead(bufio.NewReaderSize(textfile.NewReader(f), format.HeadSize))
 	return format.Detect(name, head)
 }
 

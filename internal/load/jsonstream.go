@@ -2,14 +2,17 @@ package load
 
 import (
 	"bufio"
+	"bytes"
 	"encoding/json"
 	"errors"
 	"fmt"
 	"io"
 	"reflect"
+	"strings"
 
 	gojson "github.com/goccy/go-json"
 	"github.com/qapipe/qapipe/internal/command"
+	"github.com/qapipe/qapipe/internal/format"
 	"github.com/qapipe/qapipe/pkg/record"
 )
 
@@ -93,57 +96,143 @@ func multiline(br *bufio.Reader) bool {
 
 // firstObject returns br's bytes, without consuming them, up to the one that ends the first JSON
 // object it opens (the top-level value, or a top-level array's first item, as
-// format.FirstMembers reads it) or shows the value there to be no object; or what br holds when
-// the input ended, or the buffer filled, first. With data, it also stops at the "[" where a
-// top-level object's member "data" opens a list (SQuAD's articles, the whole file after them).
-// It reads no further, so that a JSON document written on one line, read from a pipe, is loaded
-// as it comes, not once the buffer's 64 kB are there; and it returns no more than that, though a
-// read brought more (a file's first read most often fills the buffer), so that what the bytes
-// are taken for does not hang on how a pipe cut them.
+// format.FirstMembers reads it) or shows the value there to be no object, or no JSON; or what br
+// holds when the input ended, or format.MaxHead bytes came, first. With data, a top-level
+// object's member "data" that opens a list ends it with that list's first item (SQuAD's first
+// article, not the whole file after it). It reads no further, so that a JSON document written on
+// one line, read from a pipe, is loaded as it comes, not once a buffer's worth is there; and it
+// returns no more than that, though a read brought more (a file's first read most often fills
+// the buffer), so that what the bytes are taken for does not hang on how a pipe cut them. An
+// object longer than br's buffer grows it (peekUntil).
 //
 // Note: a Peek of the whole buffer held a SQuAD or CMRC 2018 file written on one line, from a
-// slow pipe, until 64 kB of it had come, though its first question was whole long before.
+// slow pipe, until 64 kB of it had come, though its first question was whole long before; and
+// one whose first question was longer than the buffer's 64 kB was taken for no export.
 func firstObject(br *bufio.Reader, data bool) []byte {
 	s := objectScan{data: data}
-	for {
-		head, _ := br.Peek(br.Buffered())
-		if s.scan(head) {
-			return head[:s.i+1]
+	head, _, _ := peekUntil(br, s.end)
+	return head
+}
+
+// detectHead returns the bytes of br, without consuming them, that a format is detected from
+// (format.Detect), and that --format's warning of another format looks at: firstObject's, with
+// data; or, when they show that the text opens no JSON object, or not one that is JSON (a table,
+// a file of records cut at its start, a first line cut short), its first two lines that are not
+// blank, as Detect looks past one line that is not JSON. Whole or a byte at a time, from a file
+// or a pipe, the input gives the same bytes. full reports that format.MaxHead bytes came before
+// their end; err is the read error that came first (not io.EOF).
+//
+// Note: detection read a file's first 64 kB (a pipe's, or what it held once the loader gave its
+// first item): a Hugging Face export of SQuAD whose first context was longer was no export, a
+// named pipe gave no record until 64 kB of it had come, and --format's warning over indented
+// JSON from a pipe was given or not as the bytes happened to come.
+func detectHead(br *bufio.Reader) (head []byte, full bool, err error) {
+	s := objectScan{data: true}
+	head, full, err = peekUntil(br, s.end)
+	if !s.fault || full || err != nil {
+		return head, full, err
+	}
+	lines, text := 0, false // the lines ended that held text; whether this one does
+	i := 0
+	return peekUntil(br, func(head []byte) int {
+		for ; i < len(head); i++ {
+			switch c := head[i]; {
+			case c == '\n' && text:
+				if lines++; lines == 2 {
+					return i + 1
+				}
+				text = false
+			case !isSpace(c):
+				text = true
+			}
 		}
-		if _, err := br.Peek(len(head) + 1); err != nil {
-			head, _ = br.Peek(br.Buffered())
-			return head
+		return 0
+	})
+}
+
+// peekUntil peeks at br until end, given the bytes peeked so far, returns how many of them it
+// wants (0 for more), and returns them, unconsumed; or what br holds when the input ends (err,
+// the read error, nil at io.EOF), or when format.MaxHead bytes are there (full). A buffer that
+// fills first is grown, to format.MaxHead at most.
+func peekUntil(br *bufio.Reader, end func(head []byte) int) (head []byte, full bool, err error) {
+	for {
+		head, _ = br.Peek(br.Buffered())
+		if n := end(head); n > 0 {
+			return head[:n], false, nil
+		}
+		_, err = br.Peek(len(head) + 1)
+		switch {
+		case err == nil:
+		case errors.Is(err, bufio.ErrBufferFull) && br.Size() < format.MaxHead:
+			grow(br, min(2*br.Size(), format.MaxHead))
+		case errors.Is(err, bufio.ErrBufferFull):
+			return head, true, nil
+		case err == io.EOF:
+			return head, false, nil
+		default:
+			return head, false, err
 		}
 	}
+}
+
+// grow gives br a buffer of size bytes that holds what it held, unconsumed, its reader reading on
+// where it was: every holder of br reads on through the larger buffer.
+//
+// Note: a bufio.Reader cannot grow its buffer, and its reader cannot be taken back from it: the
+// new one reads from a copy of the old, whose buffer (half the new one's) is kept until the
+// input ends.
+func grow(br *bufio.Reader, size int) {
+	held, _ := br.Peek(br.Buffered())
+	held = bytes.Clone(held)
+	old := new(bufio.Reader)
+	*old = *br
+	old.Discard(len(held))
+	*br = *bufio.NewReaderSize(io.MultiReader(bytes.NewReader(held), old), size)
 }
 
 // objectScan follows the JSON text that firstObject peeks at, a byte once, for the end of its
 // first object.
 type objectScan struct {
-	data     bool   // a top-level object's "data" list ends the scan
+	data     bool   // a top-level object's "data" list ends the scan with its first item
 	i        int    // the bytes scanned
 	depth    int    // the arrays and objects open
-	top      byte   // the first value's first byte
+	list     int    // the depth inside the list whose first item ends the scan (0: none)
 	str, esc bool   // in a string; after its backslash
 	strAt    int    // where the string being read opens
 	key      string // the last string closed in the top-level object
 	colon    bool   // the byte before this one was a ':' of the top-level object
+	prev     byte   // the last byte, not a blank, outside a string ('"' for a string)
+	fault    bool   // the scan ended at a byte that shows no JSON object, or no JSON
+}
+
+// end is scan as peekUntil asks it: how many bytes of head end the first object, or 0.
+func (s *objectScan) end(head []byte) int {
+	if s.scan(head) {
+		return s.i + 1
+	}
+	return 0
 }
 
 // scan reads the bytes of head past those already read and reports whether the first object
-// ended in them, at head[s.i].
+// ended in them, at head[s.i]. It ends at a byte that no JSON holds there as well: a control
+// character in a string (a line cut short in it, the next line read on as the string's), or a
+// value or key that follows no '{', '[', ',' or ':' (a line cut short after a value, the next
+// line's object read on as the cut line's); and at a first byte that opens no object or list.
 func (s *objectScan) scan(head []byte) bool {
 	for ; s.i < len(head); s.i++ {
 		c := head[s.i]
 		if s.str {
 			switch {
+			case c < 0x20:
+				s.fault = true
+				return true
 			case s.esc:
 				s.esc = false
 			case c == '\\':
 				s.esc = true
 			case c == '"':
-				s.str = false
-				if s.depth == 0 || s.depth == 1 && s.top == '[' { // a string, not an object
+				s.str, s.prev = false, '"'
+				if s.depth == s.list { // a string, not an object
 					return true
 				}
 				if s.depth == 1 {
@@ -155,8 +244,13 @@ func (s *objectScan) scan(head []byte) bool {
 		if isSpace(c) {
 			continue
 		}
-		afterColon := s.colon
-		s.colon = false
+		afterColon, prev := s.colon, s.prev
+		s.colon, s.prev = false, c
+		if s.depth == 0 && c != '{' && c != '[' ||
+			s.depth > 0 && (c == '{' || c == '[' || c == '"') && !strings.ContainsRune("{[,:", rune(prev)) {
+			s.fault = true
+			return true
+		}
 		switch c {
 		case '"':
 			s.str, s.strAt = true, s.i
@@ -164,20 +258,20 @@ func (s *objectScan) scan(head []byte) bool {
 			s.colon = s.depth == 1
 		case '{', '[':
 			switch {
-			case s.depth == 0:
-				s.top = c
-			case s.depth == 1 && s.top == '[' && c != '{': // a list, not an object
+			case s.depth == 0 && c == '[':
+				s.list = 1
+			case s.depth == s.list && c != '{': // a list, not an object
 				return true
-			case s.depth == 1 && s.data && afterColon && c == '[' && s.key == "data":
-				return true
+			case s.depth == 1 && s.list == 0 && s.data && afterColon && c == '[' && s.key == "data":
+				s.list = 2
 			}
 			s.depth++
 		case '}', ']':
-			if s.depth--; s.depth <= 0 || s.depth == 1 && s.top == '[' {
+			if s.depth--; s.depth <= s.list {
 				return true
 			}
-		default: // a number, true, false or null: no object where it is the first value
-			if s.depth == 0 || s.depth == 1 && s.top == '[' {
+		default: // a number, true, false or null: no object where it is the first item
+			if s.depth == s.list {
 				return true
 			}
 		}

@@ -407,11 +407,11 @@ func TestSQuADHuggingFaceHint(t *testing.T) {
 		{"json array", "[" + q + "," + q + "]", `s.json: a JSON array of questions, so no squad file (its questions are in {"data": [articles]})` + hint},
 		{"json array, indented", "[\n  " + strings.ReplaceAll(q, `,"`, ",\n    \"") + "\n]\n", `s.json: a JSON array of questions, so no squad file (its questions are in {"data": [articles]})` + hint},
 		// The "data" list alone says to wrap it, whether its article's first key is "paragraphs"
-		// or that comes after a long title; an array of something else is a list where an object
-		// was wanted.
+		// or that comes after a long title, longer than 64 kB included; an array of something else
+		// is a list where an object was wanted.
 		{"articles", `[{"paragraphs":[{"context":"c","qas":[]}],"title":"t"}]`, `s.json: a JSON array of articles, so no squad file (its articles are in {"data": [articles]}): wrap the array as {"data": [...]}`},
 		{"articles, long title", `[{"title":"` + strings.Repeat("t", 40000) + `","paragraphs":[]}]`, `s.json: a JSON array of articles, so no squad file (its articles are in {"data": [articles]}): wrap the array as {"data": [...]}`},
-		{"articles past the buffer", `[{"title":"` + strings.Repeat("t", 70000) + `","paragraphs":[]}]`, `s.json:1: want an object, got a list`},
+		{"articles past the buffer", `[{"title":"` + strings.Repeat("t", 70000) + `","paragraphs":[]}]`, `s.json: a JSON array of articles, so no squad file (its articles are in {"data": [articles]}): wrap the array as {"data": [...]}`},
 		{"array of numbers", "\n[1, 2]", `s.json:2: want an object, got a list`},
 		{"other object", `{"version":"1.1"}`, `s.json: no "data" list, so no squad file (its questions are in {"data": [articles]})`},
 		{"squad", `{"data":[{"title":"t","paragraphs":[{"context":"c","qas":[{"id":"1","question":"q","answers":[]}]}]}]}`, ""},

@@ -124,8 +124,8 @@ func squadStart(in Input, br *bufio.Reader, dataset string) (empty, export bool,
 	} else if first == 0 {
 		return true, false, nil
 	}
-	// The first object says what the file is: its own members, up to a "data" list of articles
-	// in a top-level object, which is SQuAD's layout whatever follows it.
+	// The first object says what the file is: its own members, up to the first article of a
+	// "data" list in a top-level object, which is SQuAD's layout whatever follows it.
 	head := firstObject(br, true)
 	if format.SQuADExport(head) {
 		return false, true, nil
@@ -288,7 +288,7 @@ func emitArticle(in Input, art *squadArticle, emit Emit, v *squadVersion, datase
 
 // noSQuADData is the error of a file without a "data" list; hf says its first object has a
 // question and answers of its own, though not as a Hugging Face export holds them (or not within
-// its first 64 kB).
+// its first format.MaxHead bytes).
 func noSQuADData(in Input, dataset string, hf bool) error {
 	if hf { // a file of questions, a question a line
 		return fmt.Errorf(`%s: no "data" list, so no %s file (its questions are in {"data": [articles]}); %s`, in.DisplayName(), dataset, hfHint)

@@ -359,10 +359,12 @@ func TestOneLineDocumentAsItComes(t *testing.T) {
 }
 
 // TestFirstObject: firstObject stops at the byte that ends the first object, the top-level one
-// or a top-level array's first item, or at the first byte that shows there is none, or with data
-// where a top-level object's "data" opens a list, and reads no further: given its input a byte
-// at a time, as a slow pipe may give it, it returns the same bytes as given the input whole.
+// or a top-level array's first item, or with data the first item of a top-level object's "data"
+// list, or at the first byte that shows there is none, or no JSON, and reads no further: given
+// its input a byte at a time, as a slow pipe may give it, it returns the same bytes as given the
+// input whole. An object longer than the reader's buffer is read whole.
 func TestFirstObject(t *testing.T) {
+	long := `{"a": "` + strings.Repeat("x", 10000) + `"}`
 	for _, tt := range []struct {
 		in   string
 		data bool
@@ -370,7 +372,17 @@ func TestFirstObject(t *testing.T) {
 	}{
 		{`[{"a": "}]\"{"}, {"b": 1}]`, false, `[{"a": "}]\"{"}`},
 		{` ` + "\n" + `{"a": {"b": ["}"]}, "c": "\\"}` + "\n" + `{"d": 2}`, false, ` ` + "\n" + `{"a": {"b": ["}"]}, "c": "\\"}`},
-		{`{"version": "1.1", "data": [{"title": "t"}]}`, true, `{"version": "1.1", "data": [`},
+		{`{"version": "1.1", "data": [{"title": "t"}, {"title": "u"}]}`, true, `{"version": "1.1", "data": [{"title": "t"}`},
+		{`{"version": "1.1", "data": [], "x": 1}`, true, `{"version": "1.1", "data": []`},
+		{`{"data": ["t", {"title": "t"}]}`, true, `{"data": ["t"`},
+		{long + "\n" + `{"b": 1}`, false, long},                                // longer than the buffer's 4096 bytes
+		{"[" + long + `, {"b": 1}]`, false, "[" + long},                        // likewise
+		{`{"a": "cut` + "\n" + `{"b": 1}`, false, `{"a": "cut` + "\n"},         // a line cut in a string
+		{`{"a": "cut"` + "\n" + `{"b": 1}`, false, `{"a": "cut"` + "\n" + `{`}, // a line cut after a value
+		{`{"a": [1]` + "\n" + `{"b": 1}`, false, `{"a": [1]` + "\n" + `{`},     // likewise
+		{`x"}` + "\n" + `{"b": 1}`, false, `x`},                                // a line cut at its start
+		{`"a"`, false, `"`},                                                    // no object
+		{`}` + "\n" + `{"b": 1}`, false, `}`},
 		{`{"version": "1.1", "data": [{"title": "t"}]}`, false, `{"version": "1.1", "data": [{"title": "t"}]}`},
 		{`{"data": {"x": [1]}, "y": [2]}`, true, `{"data": {"x": [1]}, "y": [2]}`}, // no list
 		{`{"a": "data", "b": [1]}`, true, `{"a": "data", "b": [1]}`},               // a value, not a key
@@ -398,12 +410,13 @@ func TestFirstObject(t *testing.T) {
 	}
 }
 
-// FuzzFirstObject: firstObject returns the same bytes whether its input comes whole or a byte
-// at a time, so that what a file is taken for does not hang on how a pipe cut it.
+// FuzzFirstObject: firstObject, and detectHead, which reads on from where it stops, return the
+// same bytes whether their input comes whole or a byte at a time, so that what a file is taken
+// for does not hang on how a pipe cut it.
 func FuzzFirstObject(f *testing.F) {
 	for _, s := range []string{`[{"a": "}]\"{"}, {"b": 1}]`, `{"version": "1.1", "data": [{"title": "t"}]}`,
 		`{"data": {"x": [1]}, "y": [2]}`, `{"a": "data", "b": [1]}`, `[[1], {"a": 1}]`, `["s", {"a": 1}]`, `[{"a": 1`,
-		`{"d\u0061ta": [1], "data": [2]}`, " \n{\"a\": \"\\\\\"}\n{}"} {
+		`{"d\u0061ta": [1], "data": [2]}`, " \n{\"a\": \"\\\\\"}\n{}", "x}\n\n{\"a\": 1}\n{}", "{\"a\": \"cut\n{\"b\": 1}\n"} {
 		f.Add([]byte(s))
 	}
 	f.Fuzz(func(t *testing.T, in []byte) {
@@ -413,6 +426,11 @@ func FuzzFirstObject(f *testing.F) {
 			if !bytes.Equal(whole, slow) {
 				t.Errorf("firstObject(%q, %v) = %q a byte at a time, %q whole", in, data, slow, whole)
 			}
+		}
+		whole, _, _ := detectHead(bufio.NewReader(bytes.NewReader(in)))
+		slow, _, _ := detectHead(bufio.NewReader(iotest.OneByteReader(bytes.NewReader(in))))
+		if !bytes.Equal(whole, slow) {
+			t.Errorf("detectHead(%q) = %q a byte at a time, %q whole", in, slow, whole)
 		}
 	})
 }

@@ -1,0 +1,138 @@
+package load
+
+import (
+	"bufio"
+	"bytes"
+	"context"
+	"fmt"
+	"io"
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+	"testing/iotest"
+
+	"github.com/qapipe/qapipe/internal/command"
+	"github.com/qapipe/qapipe/internal/format"
+)
+
+// squadExportRow is a question of a Hugging Face export of SQuAD whose context is n bytes longer
+// than its one sentence.
+func squadExportRow(id string, n int) string {
+	return fmt.Sprintf(`{"id":%q,"title":"T","context":"Paris is in France.%s","question":"Where is Paris?","answers":{"text":["France"],"answer_start":[12]}}`,
+		id, strings.Repeat(" x", n/2))
+}
+
+// TestDetectLongFirstItem: a file is told by its first item whole however long it is (up to
+// format.MaxHead), not by its first 64 kB: a Hugging Face export of SQuAD whose first question's
+// context is longer than them is squad's, as JSON Lines and as a JSON array, named without
+// --format or read with --format squad or cmrc2018.
+func TestDetectLongFirstItem(t *testing.T) {
+	long, short := squadExportRow("q1", 70000), squadExportRow("q2", 0)
+	dir := t.TempDir()
+	for _, tt := range []struct {
+		name, text string
+		args       []string
+	}{
+		{"export.jsonl", long + "\n" + short + "\n", nil},
+		{"export.json", "[" + long + "," + short + "]", nil},
+		{"export.jsonl", long + "\n" + short + "\n", []string{"--format", "squad"}},
+		{"export.json", "[" + long + "," + short + "]", []string{"--format", "squad"}},
+		{"export.json", "[" + long + "," + short + "]", []string{"--format", "cmrc2018", "--lang", "en"}},
+	} {
+		path := filepath.Join(dir, tt.name)
+		if err := os.WriteFile(path, []byte(tt.text), 0o644); err != nil {
+			t.Fatal(err)
+		}
+		var stdout, stderr bytes.Buffer
+		args := append(append([]string{"qa-load"}, tt.args...), path)
+		err := Run(context.Background(), args, nil, &stdout, &stderr)
+		ids := strings.Count(stdout.String(), `"id":"squad:q`) + strings.Count(stdout.String(), `"id":"cmrc2018:q`)
+		if err != nil || ids != 2 || stderr.Len() != 0 {
+			t.Errorf("qa-load %v %s = %v, %d records, stderr %q; want the 2 questions and nothing on stderr", tt.args, tt.name, err, ids, stderr.String())
+		}
+	}
+}
+
+// TestDetectFirstItemTooLong: a first item longer than format.MaxHead whose text does not tell
+// its format is a usage error that names the file and the line the item begins on.
+func TestDetectFirstItemTooLong(t *testing.T) {
+	path := filepath.Join(t.TempDir(), "rows.json")
+	text := "\n\n" + `{"q": "` + strings.Repeat("x", format.MaxHead) + `"}` + "\n"
+	if err := os.WriteFile(path, []byte(text), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	var stdout, stderr bytes.Buffer
+	err := Run(context.Background(), []string{"qa-load", path}, nil, &stdout, &stderr)
+	want := path + ":3: cannot detect the format: the first JSON object, from this line, is longer than the 16 MiB read to detect it"
+	if command.ExitCode(err) != command.ExitUsage || err == nil || !strings.Contains(err.Error(), want) {
+		t.Errorf("qa-load rows.json (first object over 16 MiB) = %v (exit %d), want a usage error holding %q", err, command.ExitCode(err), want)
+	}
+}
+
+// TestOtherFormatWarningTiming: whether --format records warns that indented JSON read from a
+// pipe looks like another format is decided on its first object whole, so it does not hang on
+// how much of the input had come when the loader gave its first item: the same whether the
+// input comes whole or a byte at a time.
+func TestOtherFormatWarningTiming(t *testing.T) {
+	item := "{\n" + `  "_id": "5a8b57f2",` + "\n" + `  "question": "Which?",` + "\n" + `  "answer": "x",` + "\n" +
+		`  "supporting_facts": [["T", 0]],` + "\n" + `  "context": [["T", ["s."]]]` + "\n}\n"
+	in := item + item
+	run := func(r *strings.Reader, slow bool) string {
+		var stdout, stderr bytes.Buffer
+		stdin := iotestReader(r, slow)
+		err := Run(context.Background(), []string{"qa-load", "--format", "records"}, stdin, &stdout, &stderr)
+		return fmt.Sprintf("%v\n%s", err, stderr.String())
+	}
+	whole, slow := run(strings.NewReader(in), false), run(strings.NewReader(in), true)
+	if whole != slow {
+		t.Errorf("qa-load --format records, indented HotpotQA a byte at a time:\n%s\nwhole:\n%s", slow, whole)
+	}
+	if !strings.Contains(slow, "looks like a hotpotqa file by its fields") {
+		t.Errorf("qa-load --format records, indented HotpotQA a byte at a time:\n%s\nwant the warning that it looks like a hotpotqa file", slow)
+	}
+}
+
+// iotestReader is r, a byte a read when slow.
+func iotestReader(r *strings.Reader, slow bool) io.Reader {
+	if slow {
+		return iotest.OneByteReader(r)
+	}
+	return r
+}
+
+// TestDetectHead: detection decides on the first object (a SQuAD file's first article), or,
+// where the text opens no JSON object or a faulty one, on the first two lines that are not
+// blank; the same bytes whether the input comes whole or a byte at a time.
+func TestDetectHead(t *testing.T) {
+	record := `{"schema":1,"id":"b","question":"q"}`
+	for _, tt := range []struct{ in, want string }{
+		{record + "\n" + record + "\n", record},
+		{`{"data": [{"paragraphs": []}, {"paragraphs": []}]}`, `{"data": [{"paragraphs": []}`},
+		{`wers":["x"]}` + "\n" + record + "\n" + record + "\n", `wers":["x"]}` + "\n" + record + "\n"},
+		{`"}}` + "\r\n\n" + record + "\n" + record, `"}}` + "\r\n\n" + record + "\n"},
+		{`{"schema":1,"id":"a","qu` + "\n" + record + "\n" + record, `{"schema":1,"id":"a","qu` + "\n" + record + "\n"},
+		{"id,question\n1,q\n2,r\n", "id,question\n1,q\n"},
+		{"x}\n" + record, "x}\n" + record}, // the input ended first
+	} {
+		whole, _, err := detectHead(bufio.NewReader(strings.NewReader(tt.in)))
+		slow, _, _ := detectHead(bufio.NewReader(iotest.OneByteReader(strings.NewReader(tt.in))))
+		if string(whole) != tt.want || string(slow) != tt.want || err != nil {
+			t.Errorf("detectHead(%q) = %q, %v (%q a byte at a time), want %q", tt.in, whole, err, slow, tt.want)
+		}
+	}
+}
+
+// TestDetectHeadFull: a first object longer than format.MaxHead gives its first MaxHead bytes,
+// full, and leaves them to be read.
+func TestDetectHeadFull(t *testing.T) {
+	in := `{"q": "` + strings.Repeat("x", format.MaxHead) + `"}`
+	br := bufio.NewReader(strings.NewReader(in))
+	head, full, err := detectHead(br)
+	if len(head) != format.MaxHead || !full || err != nil {
+		t.Fatalf("detectHead(a %d-byte object) = %d bytes, full %v, %v; want %d, true, nil", len(in), len(head), full, err, format.MaxHead)
+	}
+	if rest, err := io.ReadAll(br); string(rest) != in || err != nil {
+		t.Errorf("after detectHead, the reader gives %d bytes, %v; want the input's %d", len(rest), err, len(in))
+	}
+}
