@@ -31,7 +31,8 @@ type agreeReport struct {
 	cfg      agreeConfig
 }
 
-// print writes the report to stdout in its --format, then its warnings to stderr.
+// print writes the report to stdout in its --format, then its warnings to stderr, those too when
+// stdout failed (a full disk): they say what the report, lost, would have rested on.
 func (r *agreeReport) print(stdout, stderr io.Writer) error {
 	out := bufio.NewWriter(stdout) // keeps the first write error for Flush
 	var err error
@@ -43,13 +44,10 @@ func (r *agreeReport) print(stdout, stderr io.Writer) error {
 	if err == nil {
 		err = out.Flush()
 	}
-	if err != nil {
-		return err
-	}
 	for _, w := range r.warnings {
 		fmt.Fprintf(stderr, "qa-judge agree: warning: %s\n", w)
 	}
-	return nil
+	return err
 }
 
 // disagreements returns the records compared on which the judges' verdicts differ, in input order.

@@ -821,14 +821,18 @@ func (failingWriter) Write([]byte) (int, error) {
 }
 
 // TestAgreeWriteError: a report that cannot be written, in either format, is a failure (exit 1),
-// not a success.
+// not a success, and its warnings are given all the same.
 func TestAgreeWriteError(t *testing.T) {
-	in := `{"schema":1,"id":"r1","question":"q","answers":["x"],"judgments":{"a":{"score":1},"b":{"score":0}}}` + "\n"
+	// Every verdict the same: kappa has no value, which a warning says.
+	in := `{"schema":1,"id":"r1","question":"q","answers":["x"],"judgments":{"a":{"score":1},"b":{"score":1}}}` + "\n"
 	for _, format := range agreeFormats {
 		var errb bytes.Buffer
 		err := Run(context.Background(), []string{"qa-judge", "agree", "--bootstrap", "0", "--format", format}, strings.NewReader(in), failingWriter{}, &errb)
 		if code := command.ExitCode(err); code != command.ExitFailure || err == nil || !strings.Contains(err.Error(), "no space left") {
 			t.Errorf("agree --format %s into a failing stdout: exit %d (%v), want 1 and the write error", format, code, err)
+		}
+		if !strings.Contains(errb.String(), "qa-judge agree: warning: ") {
+			t.Errorf("agree --format %s into a failing stdout: stderr %q, want the report's warnings", format, errb.String())
 		}
 	}
 }
