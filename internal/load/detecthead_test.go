@@ -136,3 +136,30 @@ func TestDetectHeadFull(t *testing.T) {
 		t.Errorf("after detectHead, the reader gives %d bytes, %v; want the input's %d", len(rest), err, len(in))
 	}
 }
+
+// TestDetectDataColumn: the head ends after a top-level "data" list's first item only where that
+// item is a SQuAD article (its own "paragraphs"); a JSON Lines file whose rows hold a "data" list
+// of anything else is told by its first row whole, as it was by a 64 kB head: a benchmark's key
+// nested in another field (meta, or the data list) leaves it generic, and one after the list
+// counts.
+func TestDetectDataColumn(t *testing.T) {
+	dir := t.TempDir()
+	for _, tt := range []struct {
+		row, want string // the first row; the id of the record it gives
+	}{
+		{`{"meta": {"gpt4res": "x"}, "data": [1, 2], "question": "q", "answer": "a"}`, `"id":"rows.jsonl:1"`},
+		{`{"qid": "1", "data": [{"question_id": "x", "question_type": "single-session-user"}], "question": "q", "answer": "a"}`, `"id":"rows.jsonl:1"`},
+		{`{"meta": {"_id": "x", "supporting_facts": [["T", 0]]}, "data": [null], "question": "q", "answer": "a"}`, `"id":"rows.jsonl:1"`},
+		{`{"data": [{"k": 1}], "_id": "h1", "question": "q", "answer": "a", "supporting_facts": [["T", 0]], "context": [["T", ["s."]]]}`, `"id":"hotpotqa:h1"`},
+	} {
+		path := filepath.Join(dir, "rows.jsonl")
+		if err := os.WriteFile(path, []byte(tt.row+"\n"), 0o644); err != nil {
+			t.Fatal(err)
+		}
+		var stdout, stderr bytes.Buffer
+		err := Run(context.Background(), []string{"qa-load", path}, nil, &stdout, &stderr)
+		if err != nil || !strings.Contains(stdout.String(), tt.want) {
+			t.Errorf("qa-load rows.jsonl, first row %s = %v, stdout %q, stderr %q; want a record with %s", tt.row, err, stdout.String(), stderr.String(), tt.want)
+		}
+	}
+}

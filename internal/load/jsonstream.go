@@ -98,12 +98,12 @@ func multiline(br *bufio.Reader) bool {
 // object it opens (the top-level value, or a top-level array's first item, as
 // format.FirstMembers reads it) or shows the value there to be no object, or no JSON; or what br
 // holds when the input ended, or format.MaxHead bytes came, first. With data, a top-level
-// object's member "data" that opens a list ends it with that list's first item (SQuAD's first
-// article, not the whole file after it). It reads no further, so that a JSON document written on
-// one line, read from a pipe, is loaded as it comes, not once a buffer's worth is there; and it
-// returns no more than that, though a read brought more (a file's first read most often fills
-// the buffer), so that what the bytes are taken for does not hang on how a pipe cut them. An
-// object longer than br's buffer grows it (peekUntil).
+// object's member "data" that opens a list ends it with that list's first item where that is a
+// SQuAD article (SQuAD's first article, not the whole file after it; see itemEnds). It reads no
+// further, so that a JSON document written on one line, read from a pipe, is loaded as it comes,
+// not once a buffer's worth is there; and it returns no more than that, though a read brought
+// more (a file's first read most often fills the buffer), so that what the bytes are taken for
+// does not hang on how a pipe cut them. An object longer than br's buffer grows it (peekUntil).
 //
 // Note: a Peek of the whole buffer held a SQuAD or CMRC 2018 file written on one line, from a
 // slow pipe, until 64 kB of it had come, though its first question was whole long before; and
@@ -193,16 +193,32 @@ func grow(br *bufio.Reader, size int) {
 // objectScan follows the JSON text that firstObject peeks at, a byte once, for the end of its
 // first object.
 type objectScan struct {
-	data     bool   // a top-level object's "data" list ends the scan with its first item
+	data     bool   // a top-level object's "data" list ends the scan with its first item (itemEnds)
 	i        int    // the bytes scanned
 	depth    int    // the arrays and objects open
 	list     int    // the depth inside the list whose first item ends the scan (0: none)
+	article  bool   // the first item of the "data" list has a "paragraphs" key of its own
 	str, esc bool   // in a string; after its backslash
 	strAt    int    // where the string being read opens
 	key      string // the last string closed in the top-level object
 	colon    bool   // the byte before this one was a ':' of the top-level object
 	prev     byte   // the last byte, not a blank, outside a string ('"' for a string)
+	keyOpen  bool   // the string being read opens after a '{' or ',' (a key, in an object)
 	fault    bool   // the scan ended at a byte that shows no JSON object, or no JSON
+}
+
+// itemEnds reports whether the first item of the list the scan ends with (or the list, empty),
+// just ended, ends the scan. A "data" list's first item ends it only where it is a SQuAD article
+// (its own "paragraphs"): elsewhere the object is read on to its end, as any other is, so that a
+// JSON Lines row with a data column is told by its own members, as one without it is, and not by
+// its text up to the column (a benchmark's key nested in meta, or in the column, taken for its
+// format).
+func (s *objectScan) itemEnds() bool {
+	if s.list == 2 && !s.article {
+		s.list = 0
+		return false
+	}
+	return true
 }
 
 // end is scan as peekUntil asks it: how many bytes of head end the first object, or 0.
@@ -232,11 +248,14 @@ func (s *objectScan) scan(head []byte) bool {
 				s.esc = true
 			case c == '"':
 				s.str, s.prev = false, '"'
-				if s.depth == s.list { // a string, not an object
+				if s.depth == s.list && s.itemEnds() { // a string, not an object
 					return true
 				}
 				if s.depth == 1 {
 					s.key = string(head[s.strAt+1 : s.i])
+				}
+				if s.list == 2 && s.depth == 3 && s.keyOpen && string(head[s.strAt+1:s.i]) == "paragraphs" {
+					s.article = true
 				}
 			}
 			continue
@@ -253,25 +272,25 @@ func (s *objectScan) scan(head []byte) bool {
 		}
 		switch c {
 		case '"':
-			s.str, s.strAt = true, s.i
+			s.str, s.strAt, s.keyOpen = true, s.i, prev == '{' || prev == ','
 		case ':':
 			s.colon = s.depth == 1
 		case '{', '[':
 			switch {
 			case s.depth == 0 && c == '[':
 				s.list = 1
-			case s.depth == s.list && c != '{': // a list, not an object
+			case s.depth == s.list && c != '{' && s.itemEnds(): // a list, not an object
 				return true
 			case s.depth == 1 && s.list == 0 && s.data && afterColon && c == '[' && s.key == "data":
 				s.list = 2
 			}
 			s.depth++
 		case '}', ']':
-			if s.depth--; s.depth <= s.list {
+			if s.depth--; s.depth <= s.list && s.itemEnds() { // the item, or the list, ended
 				return true
 			}
 		default: // a number, true, false or null: no object where it is the first item
-			if s.depth == s.list {
+			if s.depth == s.list && s.itemEnds() {
 				return true
 			}
 		}

@@ -360,9 +360,10 @@ func TestOneLineDocumentAsItComes(t *testing.T) {
 
 // TestFirstObject: firstObject stops at the byte that ends the first object, the top-level one
 // or a top-level array's first item, or with data the first item of a top-level object's "data"
-// list, or at the first byte that shows there is none, or no JSON, and reads no further: given
-// its input a byte at a time, as a slow pipe may give it, it returns the same bytes as given the
-// input whole. An object longer than the reader's buffer is read whole.
+// list where that item is a SQuAD article, or at the first byte that shows there is none, or no
+// JSON, and reads no further: given its input a byte at a time, as a slow pipe may give it, it
+// returns the same bytes as given the input whole. An object longer than the reader's buffer is
+// read whole.
 func TestFirstObject(t *testing.T) {
 	long := `{"a": "` + strings.Repeat("x", 10000) + `"}`
 	for _, tt := range []struct {
@@ -372,9 +373,15 @@ func TestFirstObject(t *testing.T) {
 	}{
 		{`[{"a": "}]\"{"}, {"b": 1}]`, false, `[{"a": "}]\"{"}`},
 		{` ` + "\n" + `{"a": {"b": ["}"]}, "c": "\\"}` + "\n" + `{"d": 2}`, false, ` ` + "\n" + `{"a": {"b": ["}"]}, "c": "\\"}`},
-		{`{"version": "1.1", "data": [{"title": "t"}, {"title": "u"}]}`, true, `{"version": "1.1", "data": [{"title": "t"}`},
-		{`{"version": "1.1", "data": [], "x": 1}`, true, `{"version": "1.1", "data": []`},
-		{`{"data": ["t", {"title": "t"}]}`, true, `{"data": ["t"`},
+		{`{"version": "1.1", "data": [{"title": "t", "paragraphs": []}, {"title": "u"}]}`, true, `{"version": "1.1", "data": [{"title": "t", "paragraphs": []}`},
+		{`{"data": [{"paragraphs": [{"qas": []}], "id": "DEV_0"}], "version": "v1.0"}`, true, `{"data": [{"paragraphs": [{"qas": []}], "id": "DEV_0"}`},
+		// A "data" list of anything but SQuAD articles, or none, is read on: a row's data column.
+		{`{"data": [{"title": "t"}, {"paragraphs": []}], "_id": "x"}` + "\n{}", true, `{"data": [{"title": "t"}, {"paragraphs": []}], "_id": "x"}`},
+		{`{"data": [{"a": {"paragraphs": []}, "b": "paragraphs"}], "_id": "x"}`, true, `{"data": [{"a": {"paragraphs": []}, "b": "paragraphs"}], "_id": "x"}`},
+		{`{"version": "1.1", "data": [], "x": 1}`, true, `{"version": "1.1", "data": [], "x": 1}`},
+		{`{"data": ["t", {"title": "t"}], "x": [1]}`, true, `{"data": ["t", {"title": "t"}], "x": [1]}`},
+		{`{"data": [null, 1], "x": {}}`, true, `{"data": [null, 1], "x": {}}`},
+		{`{"data": [[1]], "x": 1}`, true, `{"data": [[1]], "x": 1}`},
 		{long + "\n" + `{"b": 1}`, false, long},                                // longer than the buffer's 4096 bytes
 		{"[" + long + `, {"b": 1}]`, false, "[" + long},                        // likewise
 		{`{"a": "cut` + "\n" + `{"b": 1}`, false, `{"a": "cut` + "\n"},         // a line cut in a string
@@ -416,7 +423,8 @@ func TestFirstObject(t *testing.T) {
 func FuzzFirstObject(f *testing.F) {
 	for _, s := range []string{`[{"a": "}]\"{"}, {"b": 1}]`, `{"version": "1.1", "data": [{"title": "t"}]}`,
 		`{"data": {"x": [1]}, "y": [2]}`, `{"a": "data", "b": [1]}`, `[[1], {"a": 1}]`, `["s", {"a": 1}]`, `[{"a": 1`,
-		`{"d\u0061ta": [1], "data": [2]}`, " \n{\"a\": \"\\\\\"}\n{}", "x}\n\n{\"a\": 1}\n{}", "{\"a\": \"cut\n{\"b\": 1}\n"} {
+		`{"d\u0061ta": [1], "data": [2]}`, " \n{\"a\": \"\\\\\"}\n{}", "x}\n\n{\"a\": 1}\n{}", "{\"a\": \"cut\n{\"b\": 1}\n",
+		"{\"data\": [{\"paragraphs\": []}, 1]}", "{\"data\": [{\"title\": \"t\"}], \"_id\": 1}\n{}", "{\"data\": [], \"x\": [\"y\"]}"} {
 		f.Add([]byte(s))
 	}
 	f.Fuzz(func(t *testing.T, in []byte) {
