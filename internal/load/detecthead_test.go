@@ -55,18 +55,27 @@ func TestDetectLongFirstItem(t *testing.T) {
 }
 
 // TestDetectFirstItemTooLong: a first item longer than format.MaxHead whose text does not tell
-// its format is a usage error that names the file and the line the item begins on.
+// its format is a usage error that names the file and the line the item begins on (a JSON
+// array's first item's, not its '['); text longer than that which opens no JSON object or list
+// has the error of any text that tells nothing.
 func TestDetectFirstItemTooLong(t *testing.T) {
-	path := filepath.Join(t.TempDir(), "rows.json")
-	text := "\n\n" + `{"q": "` + strings.Repeat("x", format.MaxHead) + `"}` + "\n"
-	if err := os.WriteFile(path, []byte(text), 0o644); err != nil {
-		t.Fatal(err)
-	}
-	var stdout, stderr bytes.Buffer
-	err := Run(context.Background(), []string{"qa-load", path}, nil, &stdout, &stderr)
-	want := path + ":3: cannot detect the format: the first JSON object, from this line, is longer than the 16 MiB read to detect it"
-	if command.ExitCode(err) != command.ExitUsage || err == nil || !strings.Contains(err.Error(), want) {
-		t.Errorf("qa-load rows.json (first object over 16 MiB) = %v (exit %d), want a usage error holding %q", err, command.ExitCode(err), want)
+	long := `{"q": "` + strings.Repeat("x", format.MaxHead) + `"}`
+	const tooLong = ": cannot detect the format: the first JSON object, from this line, is longer than the 16 MiB read to detect it"
+	for _, tt := range []struct{ text, want string }{
+		{"\n\n" + long + "\n", ":3" + tooLong},
+		{"[\n  " + long + "\n]\n", ":2" + tooLong},
+		{"\n[" + long + "]", ":2" + tooLong},
+		{strings.Repeat("x", format.MaxHead+1) + "\n" + long + "\n", ": cannot detect the format (its first bytes hold no benchmark's fields"},
+	} {
+		path := filepath.Join(t.TempDir(), "rows.json")
+		if err := os.WriteFile(path, []byte(tt.text), 0o644); err != nil {
+			t.Fatal(err)
+		}
+		var stdout, stderr bytes.Buffer
+		err := Run(context.Background(), []string{"qa-load", path}, nil, &stdout, &stderr)
+		if want := path + tt.want; command.ExitCode(err) != command.ExitUsage || err == nil || !strings.Contains(err.Error(), want) {
+			t.Errorf("qa-load rows.json (%.20q…, over 16 MiB) = %v (exit %d), want a usage error holding %q", tt.text, err, command.ExitCode(err), want)
+		}
 	}
 }
 

@@ -128,10 +128,9 @@ func (a *app) detectFormat(name, display string, head []byte, full bool, readErr
 	switch {
 	case format == "" && readErr != nil:
 		return "", command.ReadError(display, 0, readErr)
-	case format == "" && full:
-		line := 1 + bytes.Count(head[:len(head)-len(bytes.TrimLeft(head, " \t\r\n"))], []byte("\n"))
+	case format == "" && full && firstItemLine(head) > 0:
 		return "", command.Usagef("%s:%d: cannot detect the format: the first JSON object, from this line, is longer than the %d MiB read to detect it; use --format (one of %s)",
-			name, line, formatMaxHeadMiB, strings.Join(Formats(), ", "))
+			name, firstItemLine(head), formatMaxHeadMiB, strings.Join(Formats(), ", "))
 	case format == "" && len(bytes.TrimSpace(head)) == 0: // a download that failed, say: --format would load nothing
 		return "", command.Usagef("%s: the file is empty, so its format cannot be detected; use --format", name)
 	case format == "":
@@ -145,6 +144,19 @@ func (a *app) detectFormat(name, display string, head []byte, full bool, readErr
 		return "", err
 	}
 	return format, nil
+}
+
+// firstItemLine is the line of head that its first JSON object begins on, the top-level one or
+// a top-level array's first item, or 0 where head opens neither with '{' nor with '[' (text that
+// is no JSON, which says nothing of an object).
+func firstItemLine(head []byte) int {
+	rest := bytes.TrimLeft(head, " \t\r\n")
+	if item, ok := bytes.CutPrefix(rest, []byte("[")); ok {
+		rest = bytes.TrimLeft(item, " \t\r\n")
+	} else if !bytes.HasPrefix(rest, []byte("{")) {
+		return 0
+	}
+	return 1 + bytes.Count(head[:len(head)-len(rest)], []byte("\n"))
 }
 
 // formatMaxHeadMiB is format.MaxHead in MiB, as messages name it.
