@@ -90,12 +90,7 @@ func TestTraceEnv(t *testing.T) {
 				},
 			}}
 			err := Execute(context.Background(), app, append([]string{"qa-x"}, tc.args...))
-			switch {
-			case tc.want == "" && err != nil:
-				t.Errorf("qa-x %s = %v, want nil", name, err)
-			case tc.want != "" && (err == nil || err.Error() != tc.want || ExitCode(err) != ExitUsage):
-				t.Errorf("qa-x %s = %v (exit %d), want %q (exit %d)", name, err, ExitCode(err), tc.want, ExitUsage)
-			}
+			wantUsage(t, "qa-x "+name, err, tc.want, equal)
 		})
 	}
 }

@@ -133,12 +133,7 @@ func TestBadValue(t *testing.T) {
 			}
 			app.Action = func(*cli.Context) error { return nil }
 			err := Execute(context.Background(), app, append([]string{"qa-x"}, tc.args...))
-			switch {
-			case tc.want == "" && err != nil:
-				t.Errorf("qa-x %s = %v, want nil", name, err)
-			case tc.want != "" && (err == nil || err.Error() != tc.want || ExitCode(err) != ExitUsage):
-				t.Errorf("qa-x %s = %v (exit %d), want %q (exit %d)", name, err, ExitCode(err), tc.want, ExitUsage)
-			}
+			wantUsage(t, "qa-x "+name, err, tc.want, equal)
 			if stdout.Len() > 0 || stderr.Len() > 0 {
 				t.Errorf("qa-x %s printed %q to stdout, %q to stderr; want nothing", name, stdout.String(), stderr.String())
 			}
@@ -599,12 +594,7 @@ func TestEmptyItems(t *testing.T) {
 			app.Flags = []cli.Flag{&cli.StringSliceFlag{Name: "l", KeepSpace: true, EnvVars: []string{"QA_L"}}}
 			app.Action = func(c *cli.Context) error { return EmptyItems(c, "l", "name") }
 			err := Execute(context.Background(), app, append([]string{"qa-x"}, tc.args...))
-			switch {
-			case tc.want == "" && err != nil:
-				t.Errorf("qa-x %s = %v, want nil", name, err)
-			case tc.want != "" && (err == nil || err.Error() != tc.want || ExitCode(err) != ExitUsage):
-				t.Errorf("qa-x %s = %v (exit %d), want %q (exit %d)", name, err, ExitCode(err), tc.want, ExitUsage)
-			}
+			wantUsage(t, "qa-x "+name, err, tc.want, equal)
 		})
 	}
 }

@@ -146,7 +146,7 @@ func TestNotStdout(t *testing.T) {
 		{"the stream of Main", []string{in}, nil, &stdoutPipe{f: appendIn}, "stdout: " + in + " is also an input file"},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
-			wantUsage(t, fmt.Sprintf("NotStdout(%q)", tc.args), NotStdout(tc.args, tc.stdin, tc.stdout), tc.want)
+			wantUsage(t, fmt.Sprintf("NotStdout(%q)", tc.args), NotStdout(tc.args, tc.stdin, tc.stdout), tc.want, strings.HasPrefix)
 		})
 	}
 }
@@ -351,7 +351,7 @@ func TestCheckInputsStdinNamed(t *testing.T) {
 		{"no stdin", []string{in, "-"}, nil, ""},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
-			wantUsage(t, fmt.Sprintf("CheckInputs(%q)", tc.args), CheckInputs(tc.args, tc.stdin, nil), tc.want)
+			wantUsage(t, fmt.Sprintf("CheckInputs(%q)", tc.args), CheckInputs(tc.args, tc.stdin, nil), tc.want, strings.HasPrefix)
 		})
 	}
 }
@@ -1316,7 +1316,7 @@ func TestFlagFilesNotStdout(t *testing.T) {
 			app.Action = func(*cli.Context) error { return nil }
 			app.Commands = []*cli.Command{{Name: "sub", Flags: []cli.Flag{&cli.StringFlag{Name: "route"}}, OnUsageError: app.OnUsageError,
 				Before: func(c *cli.Context) error { return CheckArgs(c, nil, tc.stdout) }, Action: func(*cli.Context) error { return nil }}}
-			wantUsage(t, "qa-x "+name, Execute(context.Background(), app, append([]string{"qa-x"}, tc.args...)), tc.want)
+			wantUsage(t, "qa-x "+name, Execute(context.Background(), app, append([]string{"qa-x"}, tc.args...)), tc.want, strings.HasPrefix)
 		})
 	}
 }
@@ -1347,16 +1347,19 @@ func openFile(t *testing.T, path string, flag int) *os.File {
 }
 
 // wantUsage checks that err, call's error, is nil when want is "", else a usage error (exit 2)
-// whose message begins with want.
-func wantUsage(t *testing.T, call string, err error, want string) {
+// whose message matches want (strings.HasPrefix, or equal for the whole message).
+func wantUsage(t *testing.T, call string, err error, want string, match func(s, want string) bool) {
 	t.Helper()
 	switch {
 	case want == "" && err != nil:
 		t.Errorf("%s = %v, want nil", call, err)
-	case want != "" && (err == nil || ExitCode(err) != ExitUsage || !strings.HasPrefix(err.Error(), want)):
+	case want != "" && (err == nil || ExitCode(err) != ExitUsage || !match(err.Error(), want)):
 		t.Errorf("%s = %v (exit %d), want %q (exit %d)", call, err, ExitCode(err), want, ExitUsage)
 	}
 }
+
+// equal reports whether s is want, as wantUsage's match for a whole message.
+func equal(s, want string) bool { return s == want }
 
 // wantRun runs app (made by subApp, ran its flag of a run) on args, after "sub" when sub, and
 // checks that it ran when want is "", else that it ran not and failed with exit and an error
