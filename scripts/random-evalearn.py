@@ -233,7 +233,14 @@ def write_cases(args, rng):
         name = "report_M%d_K%d.json" % (m, k)
         run = subprocess.run([sys.executable, py, "--results", "results.json", "--problems", str(m),
                               "--warmup", str(k), "--output", name], cwd=d, capture_output=True, text=True)
-        os.remove(os.path.join(d, "evaluation_metrics.log"))
+        if "ModuleNotFoundError" in run.stderr or "ImportError" in run.stderr:
+            # Not a case the original refused: it could not run here at all.
+            sys.exit("%s cannot run: %s (it needs numpy, pandas and scikit-learn: Debian's "
+                     "python3-numpy, python3-pandas, python3-sklearn; run with /usr/bin/python3)"
+                     % (args.evalearn, run.stderr.strip().splitlines()[-1]))
+        log = os.path.join(d, "evaluation_metrics.log")
+        if os.path.exists(log):
+            os.remove(log)
         if run.returncode != 0:
             # The original fails on some inputs (no sequence at all); those are not cases.
             for f in os.listdir(d):
