@@ -1,6 +1,7 @@
 package judge
 
 import (
+	"math/rand/v2"
 	"sort"
 
 	"github.com/qapipe/qapipe/internal/evalearn"
@@ -36,6 +37,11 @@ func KappaName(k int) string {
 // items), overall (the first row, Group "overall") and per type, types sorted (a type may be
 // named "overall" too: the rows are told apart by their place). Items without a type are in the
 // overall row alone.
+//
+// The overall row's resamples are drawn from seed, each type's from seed and the type's name
+// (typeRand), as qa-score's groups' are, so that two types do not draw the same indices and a
+// type's intervals are the same in a run over that type alone. When every item is of one type,
+// the overall row, whose figures are the type's, has the type's intervals too.
 func Agree(items []Item, reps int, level float64, seed uint64) []Agreement {
 	groups := map[string][]Item{}
 	for _, it := range items {
@@ -48,14 +54,26 @@ func Agree(items []Item, reps int, level float64, seed uint64) []Agreement {
 		types = append(types, t)
 	}
 	sort.Strings(types)
-	out := []Agreement{agreement("overall", items, reps, level, seed)}
+	overall := func() *rand.Rand { return stats.NewRand(seed) }
+	if len(types) == 1 && len(groups[types[0]]) == len(items) {
+		overall = typeRand(seed, types[0])
+	}
+	out := []Agreement{agreement("overall", items, reps, level, overall)}
 	for _, t := range types {
-		out = append(out, agreement(t, groups[t], reps, level, seed))
+		out = append(out, agreement(t, groups[t], reps, level, typeRand(seed, t)))
 	}
 	return out
 }
 
-func agreement(group string, items []Item, reps int, level float64, seed uint64) Agreement {
+// typeRand returns the random sources of type t's intervals, from seed and the type's name, as
+// qa-learncurve draws a type's.
+func typeRand(seed uint64, t string) func() *rand.Rand {
+	return func() *rand.Rand { return stats.NewGroupRand(seed, "type\x00"+t) }
+}
+
+// agreement is the row of items named group, each figure's interval resampled from a source of
+// its own, new from src, so that agreement and κ draw the same resamples.
+func agreement(group string, items []Item, reps int, level float64, src func() *rand.Rand) Agreement {
 	ratings := make([][]int, len(items))
 	for i, it := range items {
 		ratings[i] = it.Ratings
@@ -68,8 +86,8 @@ func agreement(group string, items []Item, reps int, level float64, seed uint64)
 		return r
 	}
 	a := Agreement{Group: group, N: len(items), Raw: stats.RawAgreement(ratings), Kappa: kappa(ratings)}
-	a.RawCI = stats.Bootstrap(stats.NewRand(seed), len(items), reps, level, func(idx []int) float64 { return stats.RawAgreement(pick(idx)) })
-	a.KappaCI = stats.Bootstrap(stats.NewRand(seed), len(items), reps, level, func(idx []int) float64 { return kappa(pick(idx)) })
+	a.RawCI = stats.Bootstrap(src(), len(items), reps, level, func(idx []int) float64 { return stats.RawAgreement(pick(idx)) })
+	a.KappaCI = stats.Bootstrap(src(), len(items), reps, level, func(idx []int) float64 { return kappa(pick(idx)) })
 	return a
 }
 

@@ -53,7 +53,10 @@ const agreeDescription = `Reads judged records and prints, overall and per type,
 same verdict) and Cohen's kappa (two judges) or Fleiss' kappa (more), with percentile bootstrap
 confidence intervals over records (95%, or --level: its columns are headed "90% CI" at 0.9), then
 lists the disagreements. With --bootstrap 0 there are no intervals, and the table leaves out its
-"95% CI" columns (as it does whenever no figure has one).
+"95% CI" columns (as it does whenever no figure has one). A type's resamples are drawn from --seed
+and its name, as qa-score's groups' are, so that two types draw resamples of their own and a type's
+intervals are those of a run over it alone; the overall row's are drawn from --seed, or from the
+type's when every record compared has that one type.
 ` + command.InputsHelp + `
 A verdict is 1 when the judgment's score is at least --threshold, else 0. On EvaLearn records
 (dataset evalearn) a judgment without a score is read as qa-score's judge_score and qa-learncurve
