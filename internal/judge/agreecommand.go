@@ -74,7 +74,8 @@ a file beside a copy of it, an id field that is not unique) count as records of 
 warning naming the first, as in qa-score's summary. Kappa has no value ("-", with a warning) where
 every verdict is the same: agreement by chance is then 1. A warning calls the intervals rough below
 10 records: overall, or else naming the types that have fewer. Kappa's interval is over the
-resamples where it has a value; a warning names the rows where more than a tenth of them had none.
+resamples where it has a value; a warning names the rows where more than a tenth of them had none,
+and another those where all did, too few resamples to place its bounds: kappa has no interval ("-").
 Another names the figures whose every resample gives the same value, a degenerate interval: [1, 1]
 where every record of a row agrees, [0, 0] for kappa where a judge gives one verdict throughout.
 A type, id or judge name that is empty, has white space at an end, starts with a quote or holds a

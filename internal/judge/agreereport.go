@@ -311,7 +311,8 @@ func repeatedWarning(n int, first string) string {
 
 // agreeWarnings are the report's caveats: no record compared, or too few for the intervals (from
 // reps resamples) to mean much, overall or in a type's row; rows with records but no kappa;
-// intervals of a single value; and how many records compared have no type when others have one.
+// kappa intervals over part of the resamples or none; intervals of a single value; and how many
+// records compared have no type when others have one.
 func agreeWarnings(items []Item, rows []Agreement, reps int, level float64) []string {
 	var w, undefined []string
 	switch {
@@ -335,6 +336,7 @@ func agreeWarnings(items []Item, rows []Agreement, reps int, level float64) []st
 			strings.Join(undefined, ", ")))
 	}
 	w = append(w, partialKappaCI(rows, reps)...)
+	w = append(w, noKappaCI(rows, reps)...)
 	w = append(w, degenerateCI(rows, reps)...)
 	untyped := 0
 	for _, it := range items {
@@ -369,7 +371,8 @@ func fewInTypes(rows []Agreement) []string {
 // resamples, those where kappa had no value (every verdict in them the same): the interval is
 // over the others alone, which in a small row are a biased few (two records that agree have
 // kappa 0/0 in half of them). A smaller share moves the bounds little, and is not named; nor is
-// a row whose every resample was left out, which has no interval ("-") to be read as over all.
+// a row whose every resample was left out, which has no interval ("-") to be read as over all:
+// noKappaCI names it.
 func partialKappaCI(rows []Agreement, reps int) []string {
 	var parts []string
 	for i, a := range rows {
@@ -381,6 +384,24 @@ func partialKappaCI(rows []Agreement, reps int) []string {
 		return nil
 	}
 	return []string{fmt.Sprintf("kappa's interval is over the resamples where kappa has a value, leaving out more than a tenth in which every verdict was the same, in %s", english.FirstOf(parts, 10))}
+}
+
+// noKappaCI names the rows whose kappa has a value but no interval ("-"): every one of the reps
+// resamples drew records of one verdict throughout, where kappa is 0/0, which a handful of
+// resamples of a few records does (one draws r1 twice of two records, r1 of one verdict), leaving
+// none to place the bounds, as the warning of too few resamples says of the others.
+func noKappaCI(rows []Agreement, reps int) []string {
+	var none []string
+	for i, a := range rows {
+		if reps > 0 && a.N > 0 && !math.IsNaN(a.Kappa) && !hasCI(a.KappaCI) {
+			none = append(none, rowName(i, a))
+		}
+	}
+	if len(none) == 0 {
+		return nil
+	}
+	return []string{fmt.Sprintf("kappa has no interval in %s: every verdict was the same in %s, too few to place its bounds (give a larger --bootstrap)",
+		english.FirstOf(none, 10), english.Form(reps, "the one resample", fmt.Sprintf("each of the %d resamples", reps)))}
 }
 
 // degenerateCI names the figures, by row, whose interval is a single value because every resample
