@@ -28,19 +28,19 @@ stdout carries the JSON report (the keys of EvaLearn's report; with --bootstrap 
 with percentile bootstrap intervals for every figure, over sequences resampled within their type,
 so that every resample holds each type with its number of sequences), or with --format
 evalearn-text the console text EvaLearn prints. --plot draws accuracy per position and type with
-the fitted lines, as SVG or PNG: the format its extension names, or --plot-format's. --plot -
-writes the image to stdout instead of the report, which then goes to --output FILE only
-(--plot-format is needed, the text format refused); so does a --plot naming the file stdout is
-redirected to, and an --output naming it is refused where stdout carries the image or the JSON
-report. A PNG's font has no Chinese, Japanese or Korean characters: its legend names a type whose
-name it cannot draw by its place ("type #2"), and a warning says which name that is (an SVG shows
-every name). Warnings go to stderr. Records without a sequence (no id, or no position of 1 or
-more), and records whose prediction or --judge judgment failed (counted as wrong, as EvaLearn
-does), make the exit status 3; so does a run in which no record has a verdict under the --judge
-name (unjudged records, or a misspelt name), whose report would read 0. A record that a later one
-of the same sequence and position replaces (EvaLearn keeps the last), or at a position past M
-(ignored, with a warning for a failed one), counts for none of these, as its verdict counts for
-nothing.
+the fitted lines, as SVG or PNG: the format its extension names, or --plot-format's (either in
+any case: PNG is png). --plot - writes the image to stdout instead of the report, which then goes
+to --output FILE only (--plot-format is needed, the text format refused); so does a --plot naming
+the file stdout is redirected to, and an --output naming it is refused where stdout carries the
+image or the JSON report. A PNG's font has no Chinese, Japanese or Korean characters: its legend
+names a type whose name it cannot draw by its place ("type #2"), and a warning says which name
+that is (an SVG shows every name). Warnings go to stderr. Records without a sequence (no id, or
+no position of 1 or more), and records whose prediction or --judge judgment failed (counted as
+wrong, as EvaLearn does), make the exit status 3; so does a run in which no record has a verdict
+under the --judge name (unjudged records, or a misspelt name), whose report would read 0. A
+record that a later one of the same sequence and position replaces (EvaLearn keeps the last), or
+at a position past M (ignored, with a warning for a failed one), counts for none of these, as its
+verdict counts for nothing.
 
 Examples:
    qa-load --format evalearn-results results.json | qa-learncurve --problems 7 --warmup 3 --plot curve.png

@@ -39,7 +39,7 @@ func flags() []cli.Flag {
 		&cli.StringFlag{Name: "format", Value: FormatJSON, EnvVars: []string{"QA_LEARNCURVE_FORMAT"}, Usage: "output `FORMAT`: json (EvaLearn's report) or evalearn-text (its console text)"},
 		&cli.StringFlag{Name: "output", EnvVars: []string{"QA_OUTPUT"}, Usage: "also write the JSON report to `FILE` (only there with --plot -; gzip-compressed when FILE ends in .gz)"},
 		&cli.StringFlag{Name: "plot", EnvVars: []string{"QA_PLOT"}, Usage: "draw accuracy per position and type to `FILE` (.svg or .png; .svg.gz or .png.gz gzip-compressed; - for stdout, with --output and --plot-format)"},
-		&cli.StringFlag{Name: "plot-format", EnvVars: []string{"QA_PLOT_FORMAT"}, Usage: "image `FORMAT` of --plot: svg or png (default: the one its extension names)"},
+		&cli.StringFlag{Name: "plot-format", EnvVars: []string{"QA_PLOT_FORMAT"}, Usage: "image `FORMAT` of --plot: svg or png, in any case (default: the one its extension names)"},
 		command.BootstrapFlag(0),
 		command.LevelFlag(),
 		command.BootstrapSeedFlag(),
@@ -110,8 +110,8 @@ func configurePlot(c *cli.Context, cfg *Config) error {
 	if cfg.Plot == "" && c.IsSet("plot-format") {
 		fmt.Fprintf(c.App.ErrWriter, "qa-learncurve: warning: --plot-format%s is the plot's format; without --plot it does nothing\n",
 			command.FromEnv(c, "plot-format"))
-		if f := c.String("plot-format"); f != "" && !slices.Contains(PlotFormats, f) { // refused all the same, as qa-score's --format
-			return unknownPlotFormat(c, f)
+		if f := flagPlotFormat(c); f != "" && !slices.Contains(PlotFormats, f) { // refused all the same, as qa-score's --format
+			return unknownPlotFormat(c)
 		}
 	}
 	if cfg.Plot != "" {

@@ -3,6 +3,7 @@ package learncurve
 import (
 	"fmt"
 	"slices"
+	"strings"
 
 	"github.com/urfave/cli/v2"
 
@@ -15,12 +16,13 @@ import (
 // another extension names is kept, with a warning, as qa-score keeps its summary's --format:
 // --plot c.png --plot-format svg is what was asked for, if not what the name says. A name
 // whose extension names no format ("-", /dev/stdout, curve, curve.jpg) needs --plot-format.
+// --plot-format is read in any case, as the extension is (PNG is png).
 //
 // Note: the format was the extension's alone, so the plot could not go to a pipe or a file
 // named without one.
 func plotFormat(c *cli.Context, plot string) (string, error) {
 	byExt := extPlotFormat(plot)
-	f := c.String("plot-format")
+	f := flagPlotFormat(c)
 	if f == "" {
 		if byExt == "" {
 			why := "no extension names the image format"
@@ -32,7 +34,7 @@ func plotFormat(c *cli.Context, plot string) (string, error) {
 		return byExt, nil
 	}
 	if !slices.Contains(PlotFormats, f) {
-		return "", unknownPlotFormat(c, f)
+		return "", unknownPlotFormat(c)
 	}
 	if byExt != "" && byExt != f {
 		fmt.Fprintf(c.App.ErrWriter, "qa-learncurve: warning: --plot %s: writing %s (--plot-format%s), not the %s its extension names\n",
@@ -41,10 +43,17 @@ func plotFormat(c *cli.Context, plot string) (string, error) {
 	return f, nil
 }
 
-// unknownPlotFormat is the usage error of a --plot-format f that names no image format.
-func unknownPlotFormat(c *cli.Context, f string) error {
+// flagPlotFormat is --plot-format (or QA_PLOT_FORMAT) in lower case, as a --plot file's extension
+// is read (extPlotFormat): PNG is png. It is "" when not given.
+//
+// Note: --plot-format PNG was refused (did you mean "png"?) where curve.PNG was png.
+func flagPlotFormat(c *cli.Context) string { return strings.ToLower(c.String("plot-format")) }
+
+// unknownPlotFormat is the usage error of a --plot-format that names no image format, as typed.
+func unknownPlotFormat(c *cli.Context) error {
+	f := c.String("plot-format")
 	return command.Usagef("--plot-format: unknown format %q%s (want svg or png)%s", f, command.FromEnv(c, "plot-format"),
-		english.DidYouMean(f, PlotFormats))
+		english.DidYouMean(strings.ToLower(f), PlotFormats))
 }
 
 // plotStdout checks a --plot that writes the image to stdout ("-", /dev/stdout, or the file stdout
