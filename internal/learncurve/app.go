@@ -22,7 +22,9 @@ Evaluate/evaluate_metric.py, to 1e-9 (see the package documentation for its rule
 Records need sequence (id and position); an answer is correct when judgments[NAME].score > 0, NAME
 the --judge name ("evalearn" unless set), else when the EvaLearn judge reply in judgments[NAME].raw
 says so (EvaLearn's own parsing rule; a reply that holds no score by it counts as wrong, with a
-warning). Use "qa-load --format evalearn-results" to read EvaLearn's own results files.
+warning). A score outside 0 to 1 (a 1-5 rubric's) counts so too, right above 0, as EvaLearn's script
+counts an answer_score, with a warning naming the first (qa-score's judge_score makes it an
+error). Use "qa-load --format evalearn-results" to read EvaLearn's own results files.
 
 stdout carries the JSON report (the keys of EvaLearn's report; with --bootstrap N, a "ci" object
 with percentile bootstrap intervals for every figure, over sequences resampled within their type,

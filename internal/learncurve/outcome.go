@@ -26,7 +26,7 @@ type Observation struct {
 	// gave none by EvaLearn's rule (Correct is then false, as upstream); "" when it did.
 	Unread string
 	// Note, when not nil, is what the run reports of the answer (a failure, no verdict, a reply
-	// without a score); the Grouper keeps it as long as the observation counts (see Noted).
+	// without a score, a score outside 0 to 1); the Grouper keeps it as long as the observation counts (see Noted).
 	Note *Note
 }
 
@@ -38,14 +38,16 @@ type Note struct {
 	n    int // the observation's place in input order, set by Grouper.Add
 }
 
-// NoteKind is why an answer counts as wrong, as a run reports it.
+// NoteKind is why an answer counts as wrong, as a run reports it, or (OutOfRange) what is odd in
+// a verdict that counts as EvaLearn counts it.
 type NoteKind int
 
 // The kinds of Note.
 const (
-	Failed    NoteKind = iota // its prediction or judgment failed (error)
-	NoVerdict                 // its judgment holds no verdict (no score, empty reply)
-	Unread                    // its judge reply holds no score by EvaLearn's rule
+	Failed     NoteKind = iota // its prediction or judgment failed (error)
+	NoVerdict                  // its judgment holds no verdict (no score, empty reply)
+	Unread                     // its judge reply holds no score by EvaLearn's rule
+	OutOfRange                 // its judgment's score is outside 0 to 1, read as EvaLearn reads it (> 0)
 	noteKinds
 )
 

@@ -7,6 +7,7 @@ import (
 	"io"
 	"maps"
 	"slices"
+	"strconv"
 
 	"github.com/qapipe/qapipe/internal/command"
 	"github.com/qapipe/qapipe/internal/english"
@@ -69,6 +70,8 @@ func (rd *reading) add(r *record.Record, judge string, src *command.Source, stde
 		o.Note = &Note{Kind: NoVerdict, At: src.At(r.ID, nil)}
 	case o.Unread != "":
 		o.Note = &Note{Kind: Unread, At: src.At(r.ID, errors.New(o.Unread))}
+	case outOfRange(r.Judgments[judge]) != "":
+		o.Note = &Note{Kind: OutOfRange, At: src.At(r.ID, errors.New(outOfRange(r.Judgments[judge])))}
 	}
 	if rd.g.Add(o) {
 		if rd.repeated++; rd.firstRepeated == nil {
@@ -116,6 +119,11 @@ func (rd *reading) warnings(judge string, noted [noteKinds][]*record.Error, coun
 		warns = append(warns, fmt.Sprintf("%s %q judge %s no score by EvaLearn's rule: counted as wrong, as in EvaLearn%s%v",
 			english.Count(unread, "record's", "records'"), judge, english.Form(unread, "reply holds", "replies hold"),
 			english.Form(unread, ": ", "; the first is "), noted[Unread][0]))
+	}
+	if n := len(noted[OutOfRange]); n > 0 {
+		warns = append(warns, fmt.Sprintf("%s %q judgment %s outside 0 to 1: counted right when above 0, as EvaLearn counts an answer_score (so a 1 of a 1-5 rubric, its worst, is right)%s%v",
+			english.Count(n, "record's", "records'"), judge, english.Form(n, "score is", "scores are"),
+			english.Form(n, ": ", "; the first is "), noted[OutOfRange][0]))
 	}
 	if rd.repeated > 0 {
 		warns = append(warns, fmt.Sprintf("%s the sequence and position of an earlier record, whose verdict %s (as in EvaLearn; a file beside a copy of it, or files that overlap?)%s",
@@ -206,6 +214,18 @@ func observe(r *record.Record, judge string) (Observation, error) {
 	shadow := *r
 	shadow.Judgments = map[string]*record.Judgment{JudgeName: r.Judgments[judge]}
 	return Observe(&shadow)
+}
+
+// outOfRange says what j's score is when it is outside 0 to 1 (5 of a 1-5 rubric, 2, -1, in a
+// hand-made file; qa-judge writes none), or returns "". Such a score counts as EvaLearn's
+// evaluate_metric.py counts an answer_score, "1 if score > 0 else 0", with a warning (see
+// reading.warnings): the figures are EvaLearn's, which an error, counting the answer wrong or
+// leaving it out, would change, where qa-score's judge_score, a metric, makes it an error.
+func outOfRange(j *record.Judgment) string {
+	if j == nil || j.Score == nil || *j.Score >= 0 && *j.Score <= 1 {
+		return ""
+	}
+	return "score " + strconv.FormatFloat(*j.Score, 'g', -1, 64)
 }
 
 // failure says why r's answer counts as wrong for an error, or returns "" when it has none: a
