@@ -61,7 +61,8 @@ facts alone, as its prediction file gives an id's "sp" without its "answer"; a s
 answer: the answer metrics and joint_* leave it out in the same way, and --missing-as-zero counts it
 0 there, as it counts a prediction with gold facts and none of its own 0 in sp_* and joint_*, as
 hotpot_evaluate_v1.py does. A selected metric that applies to a record but could not be computed (a
-failed embedding call, a corpus metric's field that cannot be read) is reported, exits 3, and is
+failed embedding call, a corpus metric's field that cannot be read, judge_score of a judgment whose
+score is outside 0 to 1, a 1-5 rubric's, say) is reported with its record's FILE:LINE, exits 3, and is
 named in the record's score_errors with the reason; a later run that computes the metric removes the
 entry, and one that does not select it leaves it. When stderr is a terminal and the records do not
 go to one too, a progress bar of the bytes read goes to stderr.
@@ -85,7 +86,9 @@ facts, gold or predicted, when sp_* or joint_* is selected (else they are not re
 judge_score on EvaLearn records (dataset evalearn) reads a judgment that has no score as
 qa-learncurve does: the judge's raw reply by EvaLearn's rule (EvaLearn's own results, qa-load
 --format evalearn-results, hold the reply alone); a reply the rule reads no score from counts 0, as
-in EvaLearn, with a warning. On other records only a judgment's score counts.
+in EvaLearn, with a warning. On other records only a judgment's score counts. A judgment's score
+outside 0 to 1 is a metric error on every record, EvaLearn's too (qa-learncurve takes it as
+EvaLearn's script takes an answer_score, right above 0, with a warning).
 judge_score on LoCoMo records gets a locomo_judge section, by category: pooled over all records
 (mem0's generate_scores.py), also without category 5; and averaged over conversations (from ids,
 locomo:<sample_id>:<index>): each conversation's mean, then their mean, each conversation weighing

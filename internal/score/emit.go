@@ -139,6 +139,9 @@ func (e *emitter) one(r result) error {
 		return e.lead.Bad(file, r.bad, r.l.data)
 	}
 	e.lead.Good()
+	if r.o.judgeRange != "" {
+		fmt.Fprintf(e.stderr, "qa-score: %v\n", &record.Error{File: r.l.file, Line: r.l.no, ID: r.rec.ID, Err: errors.New(r.o.judgeRange)})
+	}
 	for _, p := range r.o.corpus.problems {
 		fmt.Fprintf(e.stderr, "qa-score: %v\n", &record.Error{File: r.l.file, Line: r.l.no, ID: r.rec.ID, Err: errors.New(p.msg)})
 	}

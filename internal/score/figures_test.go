@@ -54,7 +54,7 @@ func TestColumnMean(t *testing.T) {
 
 // TestColumnMeanOverflow documents the one case where a column, kept values or not, can have
 // another mean than mean of the values: their sum overflows (values near the largest float, which
-// only judge scores reach) and their count is no power of two. mean then adds each value divided
+// no metric reaches: judge scores outside 0 to 1 are metric errors; kept as a guard) and their count is no power of two. mean then adds each value divided
 // by the count, rounding once a value, and the column divides the sum of the values scaled by
 // 2⁻⁶⁴ by it, rounding once: about half such sets of values get means a unit in the last place
 // or so apart, both finite and within the values' range.

@@ -5,6 +5,7 @@ import (
 	"fmt"
 	"maps"
 	"slices"
+	"strconv"
 	"strings"
 	"sync"
 
@@ -51,6 +52,27 @@ func (it *item) verdict() (score float64, ok bool, unread string) {
 		return *j.Score, true, ""
 	}
 	return 0, false, ""
+}
+
+// outOfRange says why the score of the judgment judge_score reads is none, when it is outside 0
+// to 1 (5 of a 1-5 rubric, -1, 1.5, which a hand-made file can hold): judge_score is a metric, and
+// such a score would be averaged as it is, a mean of 2.1 without a word; "" when the judgment has
+// no score or one in range. The caller makes it a metric error of the record, as an auc score
+// that is not a number is.
+//
+// Note: qa-learncurve takes such a score as EvaLearn's evaluate_metric.py takes an answer_score,
+// correct when above 0, with a warning: its figures are EvaLearn's, which a score of 2 does not
+// change. judge_score's mean is no figure of EvaLearn's but a metric's, and 2 would be in it.
+func (it *item) outOfRange() string {
+	name := it.judgmentName()
+	if name == "" {
+		return ""
+	}
+	j := it.rec.Judgments[name]
+	if j.Score == nil || *j.Score >= 0 && *j.Score <= 1 {
+		return ""
+	}
+	return fmt.Sprintf("judgments.%s.score: want a score from 0 to 1, got %s", name, strconv.FormatFloat(*j.Score, 'g', -1, 64))
 }
 
 // evalearnDataset is the dataset of the records qa-load makes of EvaLearn's files.

@@ -143,9 +143,12 @@ type outcome struct {
 	unread string
 	// embedFailed: the embedding call for this record's batch failed, so it has no embedding score.
 	embedFailed bool
+	// judgeRange says why judge_score, selected, gave the record no value: the score of the
+	// judgment it reads is outside 0 to 1 (item.outOfRange); a metric error, in errs too.
+	judgeRange string
 	// errs says, by metric name, why a selected metric that applies to the record was not
-	// computed (a failed embedding call, a corpus metric's field that cannot be read): the
-	// record's score_errors.
+	// computed (a failed embedding call, a corpus metric's field that cannot be read, a judge
+	// score out of range): the record's score_errors.
 	errs map[string]string
 	// by holds the record's values at the --by paths (with a summary only); byKnown, for one of
 	// an input's first lines without a value at some path, the paths it has values at.
@@ -195,6 +198,12 @@ func (s *scorer) score(rec *record.Record) outcome {
 		_, _, o.unread = it.verdict()
 	}
 	s.fill(it, &o, predFailed)
+	if s.judged && !o.failed {
+		if o.judgeRange = it.outOfRange(); o.judgeRange != "" {
+			o.vals[s.sel.index("judge_score")] = math.NaN()
+			o.setError("judge_score", o.judgeRange)
+		}
+	}
 	if len(s.latin) > 0 && !o.failed && rec.IsChinese() {
 		o.chineseLatin = slices.ContainsFunc(s.latin, func(k int) bool { return !math.IsNaN(o.vals[k]) })
 	}

@@ -47,7 +47,7 @@ type aggregator struct {
 	missingIn         []bool               // missingIn[k]: names[k] counted one of them as 0
 	zeroable          int                  // of the unpredicted, those --missing-as-zero would count as 0 (outcome.zeroable)
 	zeroableIn        []bool               // zeroableIn[k]: names[k] would count one of them as 0
-	metricErrors      int                  // records with a corpus-metric problem or a failed embedding call
+	metricErrors      int                  // records with a corpus-metric problem, a failed embedding call or a judge score out of range
 	groups            map[string]*groupAcc // by record type; "" for records without one
 	overall           []column             // overall[k]: names[k]'s figures over all records, summed in input order; no values
 	locomo            map[int]*meanAcc     // locomo_f1 by LoCoMo category
@@ -238,7 +238,7 @@ func (a *aggregator) add(o outcome) {
 		}
 	}
 	any := a.addValues(&o, in)
-	if o.embedFailed || len(o.corpus.problems) > 0 {
+	if o.embedFailed || len(o.corpus.problems) > 0 || o.judgeRange != "" {
 		a.metricErrors++
 	}
 	// A record no selected metric applies to is unscored, a failed one too under --errors-as-zero

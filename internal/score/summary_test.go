@@ -269,10 +269,10 @@ func TestDegenerateWarning(t *testing.T) {
 	}
 }
 
-// TestAggregatorExtremeValues: judge scores are whatever numbers a judge gave. The means and
-// intervals of values whose sum overflows are finite (JSON cannot hold an infinity, and the
-// summary failed to write), and those of equal values are that value, with the warning that the
-// interval is degenerate.
+// TestAggregatorExtremeValues: values no metric gives (judge scores outside 0 to 1 are metric
+// errors), kept as a guard of the accumulators. The means and intervals of values whose sum
+// overflows are finite (JSON cannot hold an infinity, and the summary failed to write), and those
+// of equal values are that value, with the warning that the interval is degenerate.
 func TestAggregatorExtremeValues(t *testing.T) {
 	a := newAggregator([]string{"judge_score"}, false, keepValues, nil)
 	for range 3 {
