@@ -5,7 +5,6 @@ import (
 	"fmt"
 	"maps"
 	"slices"
-	"strconv"
 	"strings"
 	"sync"
 
@@ -68,11 +67,10 @@ func (it *item) outOfRange() string {
 	if name == "" {
 		return ""
 	}
-	j := it.rec.Judgments[name]
-	if j.Score == nil || *j.Score >= 0 && *j.Score <= 1 {
-		return ""
+	if err := it.rec.Judgments[name].ScoreError(name); err != nil {
+		return err.Error()
 	}
-	return fmt.Sprintf("judgments.%s.score: want a score from 0 to 1, got %s", name, strconv.FormatFloat(*j.Score, 'g', -1, 64))
+	return ""
 }
 
 // evalearnDataset is the dataset of the records qa-load makes of EvaLearn's files.

@@ -19,7 +19,11 @@
 // numbers and strings survive byte for byte (a float64 round trip would change 1e400 or 0.10).
 package record
 
-import "encoding/json"
+import (
+	"encoding/json"
+	"fmt"
+	"strconv"
+)
 
 // SchemaVersion is the version written into the schema field of every record.
 const SchemaVersion = 1
@@ -241,6 +245,18 @@ type Judgment struct {
 	Extra map[string]json.RawMessage `json:"-"`
 	// empty holds the members decoded with an empty value, written again (see Record).
 	empty emptyMembers
+}
+
+// ScoreError returns an error when the judgment j, under name in a record's judgments, has a
+// score outside 0 to 1 (the 5 of a 1-5 rubric, -1, 1.5, which a hand-made file can hold; qa-judge
+// holds the scores it reads to that range); else nil, for a nil j or one without a score too. It is
+// no decoding error: qa-learncurve takes such a score as EvaLearn's script takes an answer_score,
+// where qa-score's judge_score and qa-judge agree refuse it.
+func (j *Judgment) ScoreError(name string) error {
+	if j == nil || j.Score == nil || *j.Score >= 0 && *j.Score <= 1 {
+		return nil
+	}
+	return fmt.Errorf("judgments.%s.score: want a score from 0 to 1, got %s", name, strconv.FormatFloat(*j.Score, 'g', -1, 64))
 }
 
 // Failed reports whether the record carries a prediction error or any judgment error.

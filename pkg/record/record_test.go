@@ -1429,3 +1429,34 @@ func TestMaxDepth(t *testing.T) {
 		}
 	}
 }
+
+func TestJudgmentScoreError(t *testing.T) {
+	score := func(v float64) *Judgment { return &Judgment{Score: &v} }
+	for _, tt := range []struct {
+		name string
+		j    *Judgment
+		want string
+	}{
+		{"nil", nil, ""},
+		{"no score", &Judgment{Raw: "CORRECT"}, ""},
+		{"zero", score(0), ""},
+		{"negative zero", score(math.Copysign(0, -1)), ""},
+		{"one", score(1), ""},
+		{"half", score(0.5), ""},
+		{"rubric", score(5), "judgments.j.score: want a score from 0 to 1, got 5"},
+		{"negative", score(-1), "judgments.j.score: want a score from 0 to 1, got -1"},
+		{"above one", score(1.5), "judgments.j.score: want a score from 0 to 1, got 1.5"},
+		{"just above one", score(math.Nextafter(1, 2)), "judgments.j.score: want a score from 0 to 1, got 1.0000000000000002"},
+		{"huge", score(1.7e308), "judgments.j.score: want a score from 0 to 1, got 1.7e+308"},
+	} {
+		t.Run(tt.name, func(t *testing.T) {
+			got := ""
+			if err := tt.j.ScoreError("j"); err != nil {
+				got = err.Error()
+			}
+			if got != tt.want {
+				t.Errorf("ScoreError(%q) = %q, want %q", "j", got, tt.want)
+			}
+		})
+	}
+}
