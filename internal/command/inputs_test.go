@@ -604,6 +604,41 @@ func TestSourceAt(t *testing.T) {
 	}
 }
 
+// TestSourceReject: a record that decoded and that fn rejects is reported and counted as a bad
+// line is, at its place and with its id, and the reading goes on; with Strict its error, which
+// names the program, stops the run there.
+func TestSourceReject(t *testing.T) {
+	name := filepath.Join(t.TempDir(), "r.jsonl")
+	var lines strings.Builder
+	for _, id := range []string{"r1", "r2", "r3"} {
+		fmt.Fprintf(&lines, `{"schema":1,"id":%q,"question":"q","answers":[]}`+"\n", id)
+	}
+	os.WriteFile(name, []byte(lines.String()), 0o644)
+	for _, strict := range []bool{false, true} {
+		var stderr bytes.Buffer
+		src := &Source{Args: []string{name}, Stderr: &stderr, Prog: "test", Strict: strict}
+		var got []string
+		err := src.Each(func(r *record.Record) error {
+			if r.ID == "r2" {
+				return src.Reject(r.ID, errors.New("odd"))
+			}
+			got = append(got, r.ID)
+			return nil
+		})
+		msg := "test: " + name + `:2 (id "r2"): odd` + "\n"
+		if !strict {
+			if err != nil || !slices.Equal(got, []string{"r1", "r3"}) || stderr.String() != msg || src.Bad != 1 {
+				t.Errorf("Reject: took %q, %v, %d bad, stderr %q; want [r1 r3], nil, 1, %q", got, err, src.Bad, stderr.String(), msg)
+			}
+			continue
+		}
+		var perr *ProgError
+		if !errors.As(err, &perr) || perr.Prog != "test" || Message(perr.Prog, err) != msg || !slices.Equal(got, []string{"r1"}) || stderr.Len() != 0 {
+			t.Errorf("Reject with Strict: took %q, %v, stderr %q; want [r1], a ProgError printed as %q, nothing", got, err, stderr.String(), msg)
+		}
+	}
+}
+
 // TestSourceCutGzip: a gzip file cut short is read up to the cut, and the error says how far
 // the reading got and that the file was cut, not the gzip package's bare "unexpected EOF".
 func TestSourceCutGzip(t *testing.T) {
@@ -1180,11 +1215,12 @@ func TestSourceEachUntil(t *testing.T) {
 		ctx, finish := interrupt.WithFinish(context.Background())
 		src := &Source{Args: []string{name}, Stderr: io.Discard, Prog: "test"}
 		var got []string
-		err := src.EachUntil(ctx, func(r *record.Record) {
+		err := src.EachUntil(ctx, func(r *record.Record) error {
 			got = append(got, r.ID)
 			if r.ID == tc.finishAt {
 				finish()
 			}
+			return nil
 		})
 		if !slices.Equal(got, tc.want) || !errors.Is(err, tc.err) || (tc.err == nil) != (err == nil) {
 			t.Errorf("finish at %q: EachUntil took %q, %v; want %q, %v", tc.finishAt, got, err, tc.want, tc.err)

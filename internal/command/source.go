@@ -95,19 +95,33 @@ func (s *Source) Each(fn func(*record.Record) error) error {
 
 // EachUntil is Each for a command that reads all its records before it writes anything (qa-judge
 // agree, qa-learncurve): fn takes every good record, and a signal (interrupt.Err of ctx) stops
-// the reading before the next record, or after the last.
-func (s *Source) EachUntil(ctx context.Context, fn func(*record.Record)) error {
+// the reading before the next record, or after the last; so does fn's error (Reject's, say).
+func (s *Source) EachUntil(ctx context.Context, fn func(*record.Record) error) error {
 	err := s.Each(func(rec *record.Record) error {
 		if err := interrupt.Err(ctx); err != nil {
 			return err
 		}
-		fn(rec)
-		return nil
+		return fn(rec)
 	})
 	if err == nil {
 		err = interrupt.Err(ctx)
 	}
 	return err
+}
+
+// Reject reports the record fn was called with, whose id is id, as a bad line for err: a value
+// in a record that decoded which the command cannot take (qa-judge agree: a judgment score
+// outside 0 to 1). It is reported at its place and counted as a line that does not decode is, and
+// fn goes on to the next record, returning nil; with Strict the error returned, which fn is to
+// return, stops the run, as the first bad line does.
+func (s *Source) Reject(id string, err error) error {
+	e := s.At(id, err)
+	if s.Strict {
+		return &ProgError{Prog: s.Prog, Err: e}
+	}
+	s.Bad++
+	fmt.Fprint(s.Stderr, Message(s.Prog, e))
+	return nil
 }
 
 // ReadError is the error of an input, name, that could not be read on after its line number line

@@ -31,7 +31,7 @@ type reading struct {
 // it before the next record.
 func readRecords(ctx context.Context, cfg Config, src *command.Source, stderr io.Writer) (*reading, error) {
 	rd := &reading{g: NewGrouper(cfg.Problems), names: map[string]bool{}, models: map[string]bool{}}
-	if err := src.EachUntil(ctx, func(r *record.Record) { rd.add(r, cfg.Judge, src, stderr) }); err != nil {
+	if err := src.EachUntil(ctx, func(r *record.Record) error { rd.add(r, cfg.Judge, src, stderr); return nil }); err != nil {
 		return nil, err
 	}
 	return rd, nil
