@@ -62,12 +62,14 @@ A verdict is 1 when the judgment's score is at least --threshold, else 0. On Eva
 (dataset evalearn) a judgment without a score is read as qa-score's judge_score and qa-learncurve
 read it: from the judge's raw reply by EvaLearn's rule (EvaLearn's own results, qa-load --format
 evalearn-results, hold the reply alone); a reply in which the rule finds no score, an empty one
-or none too, is 0, as in EvaLearn, with a warning. Records where a compared judgment is missing
-(none of its name, or, but on EvaLearn records, one without a score) or failed are left out and
-counted; a failed judgment among them makes the exit code 3 (a type whose every record is left out
-has no row, and a warning names it). The rows are named as qa-score's summary names its groups:
-"overall" (every record compared), then "type" and each type's name, so that a type named
-"overall" is not taken for it.
+or none too, is 0, as in EvaLearn, with a warning. A score outside 0 to 1 in a compared judgment
+(a 1-5 rubric's), on any record, is no verdict: its line is bad, named with FILE:LINE and id,
+skipped and counted (exit 3; --strict stops there), as a null score. Records where a compared
+judgment is missing (none of its name, or, but on EvaLearn records, one without a score) or failed
+are left out and counted; a failed judgment among them makes the exit code 3 (a type whose every
+record is left out has no row, and a warning names it). The rows are named as qa-score's summary
+names its groups: "overall" (every record compared), then "type" and each type's name, so that a
+type named "overall" is not taken for it.
 Records without a type count in "overall" alone. A record's judgments are compared on its own line,
 not joined by id: records that repeat an earlier one's id (files of the same records judged apart,
 a file beside a copy of it, an id field that is not unique) count as records of their own, with a
@@ -199,7 +201,7 @@ func flagsBeforeAgree(c *cli.Context) string {
 func runAgree(ctx context.Context, inputs []string, cfg agreeConfig, stdin io.Reader, stdout, stderr io.Writer) error {
 	interrupt.NoCalls(ctx, "qa-judge agree")
 	src := &command.Source{Args: inputs, Stdin: stdin, Stderr: stderr, Prog: "qa-judge agree", Strict: cfg.strict, MaxLine: cfg.maxLine}
-	set, err := readJudged(ctx, src, cfg.threshold)
+	set, err := readJudged(ctx, src, cfg.threshold, cfg.names)
 	if err != nil {
 		return err
 	}

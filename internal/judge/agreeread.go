@@ -66,13 +66,39 @@ type judgedSet struct {
 }
 
 // readJudged reads the judged records of src, each judgment's category by threshold (Category).
-// A signal (ctx) stops it before the next record.
-func readJudged(ctx context.Context, src *command.Source, threshold float64) (*judgedSet, error) {
+// A record with a score outside 0 to 1 in a judgment compared (of names, --names; every one when
+// it is nil) is a bad line (outOfRange). A signal (ctx) stops it before the next record.
+func readJudged(ctx context.Context, src *command.Source, threshold float64, names []string) (*judgedSet, error) {
 	s := &judgedSet{seen: map[string]int32{}, types: map[string]string{}}
-	if err := src.EachUntil(ctx, func(rec *record.Record) { s.add(rec, src, threshold) }); err != nil {
+	err := src.EachUntil(ctx, func(rec *record.Record) error {
+		if err := outOfRange(rec, names); err != nil {
+			return src.Reject(rec.ID, err)
+		}
+		s.add(rec, src, threshold)
+		return nil
+	})
+	if err != nil {
 		return nil, err
 	}
 	return s, nil
+}
+
+// outOfRange returns the error of the first judgment of rec, in order of name, among names (every
+// one when names is nil) whose score is outside 0 to 1, or nil. Such a score (the 5 of a 1-5
+// rubric, -1, in a hand-made file) makes the line bad, as a null score does, rather than a
+// verdict by --threshold, which took 5 for 1 and -1 for 0 without a word, on EvaLearn records
+// too: agreement is no figure of EvaLearn's, whose script's reading (above 0) qa-learncurve keeps.
+// A judgment not compared is not read, so a rubric's beside the judges compared is no fault.
+func outOfRange(rec *record.Record, names []string) error {
+	for _, name := range slices.Sorted(maps.Keys(rec.Judgments)) {
+		if names != nil && !slices.Contains(names, name) {
+			continue
+		}
+		if err := rec.Judgments[name].ScoreError(name); err != nil {
+			return err
+		}
+	}
+	return nil
 }
 
 // add keeps rec, read from src: its id, its type and a verdict for each judgment that has one
