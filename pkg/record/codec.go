@@ -229,6 +229,12 @@ func (u Usage) MarshalJSON() ([]byte, error) {
 		}
 		b = strconv.AppendInt(append(b, `"cached_input_tokens":`...), int64(u.CachedInputTokens), 10)
 	}
+	if u.CacheWriteInputTokens != 0 {
+		if len(b) > 1 {
+			b = append(b, ',')
+		}
+		b = strconv.AppendInt(append(b, `"cache_write_input_tokens":`...), int64(u.CacheWriteInputTokens), 10)
+	}
 	return appendExtra(append(b, '}'), u.Extra, usageKeys)
 }
 
@@ -244,7 +250,8 @@ func (u *Usage) UnmarshalJSON(b []byte) error {
 	if err != nil {
 		return err
 	}
-	if err := counted(namedCount{"input_tokens", "a count", float64(q.InputTokens)}, namedCount{"output_tokens", "a count", float64(q.OutputTokens)}, namedCount{"cached_input_tokens", "a count", float64(q.CachedInputTokens)}); err != nil {
+	if err := counted(namedCount{"input_tokens", "a count", float64(q.InputTokens)}, namedCount{"output_tokens", "a count", float64(q.OutputTokens)}, namedCount{"cached_input_tokens", "a count", float64(q.CachedInputTokens)},
+		namedCount{"cache_write_input_tokens", "a count", float64(q.CacheWriteInputTokens)}); err != nil {
 		return inField("usage", err)
 	}
 	*u = Usage(q)

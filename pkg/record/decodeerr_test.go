@@ -77,6 +77,7 @@ func TestDecodeErrorMessages(t *testing.T) {
 		{`{"schema":1,"id":"a","prediction":{"text":"x","usage":{"input_tokens":-5,"output_tokens":3}}}`, `prediction.usage.input_tokens: want a count, 0 or more, got -5`},
 		{`{"schema":1,"id":"a","prediction":{"text":"x","usage":{"input_tokens":5,"output_tokens":-1}}}`, `prediction.usage.output_tokens: want a count, 0 or more, got -1`},
 		{`{"schema":1,"id":"a","prediction":{"text":"x","usage":{"input_tokens":5,"cached_input_tokens":-2}}}`, `prediction.usage.cached_input_tokens: want a count, 0 or more, got -2`},
+		{`{"schema":1,"id":"a","prediction":{"text":"x","usage":{"input_tokens":5,"cache_write_input_tokens":-3}}}`, `prediction.usage.cache_write_input_tokens: want a count, 0 or more, got -3`},
 		{`{"schema":1,"id":"a","prediction":{"text":"x","attempts":-1}}`, `prediction.attempts: want a count, 0 or more, got -1`},
 		{`{"schema":1,"id":"a","prediction":{"text":"x","latency_ms":-40}}`, `prediction.latency_ms: want milliseconds, 0 or more, got -40`},
 		{`{"schema":1,"id":"a","prediction":{"text":"x","cost_usd":-0.25}}`, `prediction.cost_usd: want US dollars, 0 or more, got -0.25`},

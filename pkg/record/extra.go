@@ -25,7 +25,7 @@ var (
 	judgmentKeys = pointers(keySet("score", "label", "mode", "model", "prompt_sha256", "raw", "reasoning",
 		"thinking", "cut", "usage", "cost_usd", "attempts", "cached", "error"), "score", "usage", "cost_usd")
 	sequenceKeys = written(keySet("id", "position"), "id", "position")
-	usageKeys    = keySet("input_tokens", "output_tokens", "cached_input_tokens")
+	usageKeys    = keySet("input_tokens", "output_tokens", "cached_input_tokens", "cache_write_input_tokens")
 	batchKeys    = written(keySet("first", "index", "size"), "first", "index", "size")
 )
 

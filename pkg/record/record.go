@@ -102,6 +102,11 @@ type Usage struct {
 	// counts apart from its input_tokens, and InputTokens holds). It is 0, and left out, when the
 	// reply reports none.
 	CachedInputTokens int `json:"cached_input_tokens,omitempty"`
+	// CacheWriteInputTokens counts those of InputTokens that the provider wrote to its prompt
+	// cache, which it bills above the input rate: Anthropic's cache_creation_input_tokens (counted
+	// apart from its input_tokens too, and billed 1.25 times the input rate). It is 0, and left
+	// out, when the reply reports none.
+	CacheWriteInputTokens int `json:"cache_write_input_tokens,omitempty"`
 	// Extra holds fields this schema does not know, verbatim (a provider's further counts, say).
 	Extra map[string]json.RawMessage `json:"-"`
 

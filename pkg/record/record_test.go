@@ -126,6 +126,11 @@ func TestNoAddedMembers(t *testing.T) {
 			`{"schema":1,"id":"a","prediction":{"text":"x","usage":{"input_tokens":1500,"output_tokens":3,"cached_input_tokens":1024}}}`},
 		{`{"schema":1,"id":"a","prediction":{"text":"x","usage":{"input_tokens":1500,"output_tokens":3,"cached_input_tokens":0}}}`,
 			`{"schema":1,"id":"a","prediction":{"text":"x","usage":{"input_tokens":1500,"output_tokens":3}}}`},
+		// So are those it wrote to its cache, which Anthropic bills above the input rate.
+		{`{"schema":1,"id":"a","prediction":{"text":"x","usage":{"cache_write_input_tokens":3000,"input_tokens":23010,"output_tokens":30,"cached_input_tokens":20000}}}`,
+			`{"schema":1,"id":"a","prediction":{"text":"x","usage":{"input_tokens":23010,"output_tokens":30,"cached_input_tokens":20000,"cache_write_input_tokens":3000}}}`},
+		{`{"schema":1,"id":"a","prediction":{"text":"x","usage":{"input_tokens":1500,"output_tokens":3,"cache_write_input_tokens":0}}}`,
+			`{"schema":1,"id":"a","prediction":{"text":"x","usage":{"input_tokens":1500,"output_tokens":3}}}`},
 	} {
 		var r Record
 		if err := Unmarshal([]byte(tt.in), &r); err != nil {

@@ -91,7 +91,8 @@ func (u *Usage) belowZero() error {
 	if u == nil {
 		return nil
 	}
-	err := counted(namedCount{"input_tokens", "a count", float64(u.InputTokens)}, namedCount{"output_tokens", "a count", float64(u.OutputTokens)}, namedCount{"cached_input_tokens", "a count", float64(u.CachedInputTokens)})
+	err := counted(namedCount{"input_tokens", "a count", float64(u.InputTokens)}, namedCount{"output_tokens", "a count", float64(u.OutputTokens)}, namedCount{"cached_input_tokens", "a count", float64(u.CachedInputTokens)},
+		namedCount{"cache_write_input_tokens", "a count", float64(u.CacheWriteInputTokens)})
 	if err != nil {
 		return inField("usage", err)
 	}

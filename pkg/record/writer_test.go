@@ -36,6 +36,7 @@ func TestWriterRefuses(t *testing.T) {
 		{"negative cost", &Record{ID: "a", Prediction: &Prediction{Text: "t", CostUSD: ptrTo(-0.5)}}, `prediction.cost_usd: want US dollars, 0 or more, got -0.5`},
 		{"negative token count", &Record{ID: "a", Prediction: &Prediction{Text: "t", Usage: &Usage{InputTokens: -5}}}, `prediction.usage.input_tokens: want a count, 0 or more, got -5`},
 		{"negative cached count", &Record{ID: "a", Prediction: &Prediction{Text: "t", Usage: &Usage{CachedInputTokens: -1}}}, `prediction.usage.cached_input_tokens: want a count`},
+		{"negative cache write count", &Record{ID: "a", Prediction: &Prediction{Text: "t", Usage: &Usage{CacheWriteInputTokens: -1}}}, `prediction.usage.cache_write_input_tokens: want a count`},
 		{"negative judgment attempts", &Record{ID: "a", Judgments: map[string]*Judgment{"j": {Score: ptrTo(1), Attempts: -2}}}, `judgments.j.attempts: want a count, 0 or more, got -2`},
 		{"negative judgment cost", &Record{ID: "a", Judgments: map[string]*Judgment{"j": {Score: ptrTo(1), CostUSD: ptrTo(-1)}}}, `judgments.j.cost_usd: want US dollars`},
 		{"negative judgment tokens", &Record{ID: "a", Judgments: map[string]*Judgment{"j": {Score: ptrTo(1), Usage: &Usage{OutputTokens: -7}}}}, `judgments.j.usage.output_tokens: want a count`},
