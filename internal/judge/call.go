@@ -80,6 +80,7 @@ func (r *callReplies) paid(resp model.Response) {
 	r.usage.InputTokens += resp.Usage.InputTokens
 	r.usage.OutputTokens += resp.Usage.OutputTokens
 	r.usage.CachedInputTokens += resp.Usage.CachedInputTokens
+	r.usage.CacheWriteInputTokens += resp.Usage.CacheWriteInputTokens
 	r.calls = append(r.calls, resp.Usage)
 	if resp.Cached {
 		r.fromCache = append(r.fromCache, resp.Usage)

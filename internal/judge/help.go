@@ -178,9 +178,10 @@ has no JSON mode). --seed is sent to the model only when given. cost_usd prices 
 judgment's replies, cached or not (as qa-predict prices predictions), from a built-in table (dated
 ` + model.PricesDate + `) or --prices FILE (JSON/YAML: model: {input: USD, output: USD} per million tokens,
 and cached: USD for the prompt tokens served from the provider's prompt cache,
-usage.cached_input_tokens); an unknown model's cost_usd is left empty. Token and cost totals go to
-stderr, with the part of the cost the cache served (not paid again). --max-cost USD makes no new
-call once the replies (not those the cache serves) have cost USD: calls in flight finish, the
+usage.cached_input_tokens, and cache_write: USD for those written to it (Anthropic's),
+usage.cache_write_input_tokens); an unknown model's cost_usd is left empty. Token and cost totals
+go to stderr, with the part of the cost the cache served (not paid again). --max-cost USD makes no
+new call once the replies (not those the cache serves) have cost USD: calls in flight finish, the
 records left carry the error "budget spent: ..." (failed, exit 3), and --retry-errors with a larger
 --max-cost goes on. It needs a price for the judge model.
 

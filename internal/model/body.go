@@ -236,8 +236,8 @@ func (r *anthropicMessage) usage() record.Usage {
 	if !counts(u.InputTokens, u.OutputTokens, u.CacheCreationInputTokens, u.CacheReadInputTokens) {
 		return record.Usage{} // no call has such a count: unknown, as UsageFromInfo reads it
 	}
-	in, cached := anthropicInput(int(u.InputTokens), int(u.CacheCreationInputTokens), int(u.CacheReadInputTokens))
-	return record.Usage{InputTokens: in, OutputTokens: int(u.OutputTokens), CachedInputTokens: cached}
+	in, cached, written := anthropicInput(int(u.InputTokens), int(u.CacheCreationInputTokens), int(u.CacheReadInputTokens))
+	return record.Usage{InputTokens: in, OutputTokens: int(u.OutputTokens), CachedInputTokens: cached, CacheWriteInputTokens: written}
 }
 
 // readOllama reads an Ollama chat reply, one JSON object or, streamed, one a line (NDJSON):

@@ -116,6 +116,8 @@ func TestReadCountsAnthropicGemini(t *testing.T) {
 	}{
 		{"anthropic", `{"type":"message","content":[{"type":"text","text":"Paris"}],"stop_reason":"end_turn","usage":{"input_tokens":20.0,"output_tokens":4,"cache_read_input_tokens":2e0}}`,
 			record.Usage{InputTokens: 22, OutputTokens: 4, CachedInputTokens: 2}},
+		{"anthropic", `{"type":"message","content":[{"type":"text","text":"Paris"}],"stop_reason":"end_turn","usage":{"input_tokens":20,"output_tokens":4,"cache_creation_input_tokens":5e2,"cache_read_input_tokens":30}}`,
+			record.Usage{InputTokens: 550, OutputTokens: 4, CachedInputTokens: 30, CacheWriteInputTokens: 500}},
 		{"anthropic", `{"type":"message","content":[{"type":"text","text":"Paris"}],"stop_reason":"end_turn","usage":{"input_tokens":-1,"output_tokens":4,"cache_creation_input_tokens":5}}`,
 			record.Usage{}},
 		{"anthropic", `{"type":"message","content":[{"type":"text","text":"Paris"}],"stop_reason":"end_turn","usage":{"input_tokens":20,"output_tokens":4.5}}`,

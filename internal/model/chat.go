@@ -388,7 +388,8 @@ func settle(slot *Slot, out Response) {
 // thinking, whose server left completion_tokens out was recorded and priced with 0 output tokens.
 func knownUsage(u record.Usage, produced bool) (record.Usage, bool) {
 	if u.InputTokens == 0 || u.OutputTokens == 0 && produced ||
-		!tokenCount(u.InputTokens) || !tokenCount(u.OutputTokens) || !tokenCount(u.CachedInputTokens) {
+		!tokenCount(u.InputTokens) || !tokenCount(u.OutputTokens) || !tokenCount(u.CachedInputTokens) ||
+		!tokenCount(u.CacheWriteInputTokens) {
 		return record.Usage{}, true
 	}
 	return u, false

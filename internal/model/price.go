@@ -26,9 +26,17 @@ type Price struct {
 	Output float64 `json:"output" yaml:"output"`
 	// Cached, when set, is the price of the prompt tokens the provider served from its prompt
 	// cache (Usage.CachedInputTokens), which OpenAI bills at a half to a tenth of the input
-	// rate; 0 means none is known, and they are priced at the input rate, as the upper bound.
-	// A call priced at its Long rates prices them at Long.Input.
+	// rate, and Anthropic at a tenth; 0 means none is known, and they are priced at the input
+	// rate, as the upper bound. A call priced at its Long rates prices them at Long.Cached, or
+	// Long.Input without it.
 	Cached float64 `json:"cached,omitzero" yaml:"cached,omitempty"`
+	// CacheWrite, when set, is the price of the prompt tokens the provider wrote to its prompt
+	// cache (Usage.CacheWriteInputTokens), which Anthropic bills at 1.25 times the input rate
+	// (its 5-minute cache's writes; its 1-hour cache's, at twice the rate, are not told apart:
+	// langchaingo does not pass on usage.cache_creation); 0 means none is known, and they are
+	// priced at the input rate. A call priced at its Long rates prices them at Long.CacheWrite,
+	// or Long.Input without it.
+	CacheWrite float64 `json:"cache_write,omitzero" yaml:"cache_write,omitempty"`
 	// Long, when its Above is set, is the price of a call whose prompt has more than Above
 	// tokens, its input and its output: Gemini's and Claude's long-context rates (gemini-2.5-pro's
 	// and claude-sonnet-4's above 200,000 prompt tokens), which a flat rate would undercount by
@@ -36,25 +44,31 @@ type Price struct {
 	Long LongPrice `json:"long,omitzero" yaml:"long,omitempty"`
 }
 
-// LongPrice is a model's price for calls with a prompt of more than Above tokens.
+// LongPrice is a model's price for calls with a prompt of more than Above tokens: Cached and
+// CacheWrite, when set, are its rates for the prompt tokens read from and written to the
+// provider's prompt cache (see Price), which Input prices without them.
 type LongPrice struct {
-	Above  int     `json:"above" yaml:"above"`
-	Input  float64 `json:"input" yaml:"input"`
-	Output float64 `json:"output" yaml:"output"`
+	Above      int     `json:"above" yaml:"above"`
+	Input      float64 `json:"input" yaml:"input"`
+	Output     float64 `json:"output" yaml:"output"`
+	Cached     float64 `json:"cached,omitzero" yaml:"cached,omitempty"`
+	CacheWrite float64 `json:"cache_write,omitzero" yaml:"cache_write,omitempty"`
 }
 
 // Prices maps a model name to its price.
 type Prices map[string]Price
 
 // claudeLong is the rate of a Claude Sonnet 4 or 4.5 call whose prompt has more than 200,000
-// tokens (the 1M-token context window).
-var claudeLong = LongPrice{Above: 200_000, Input: 6.00, Output: 22.50}
+// tokens (the 1M-token context window), its prompt cache's rates Anthropic's multipliers of it.
+var claudeLong = LongPrice{Above: 200_000, Input: 6.00, Output: 22.50, Cached: 0.60, CacheWrite: 7.50}
 
 // DefaultPrices returns a copy of the built-in table (list prices as of PricesDate, standard tier,
 // no batch discount). Cached is OpenAI's cached input rate, as its pricing page lists it (none for
-// the models without one: gpt-4o-2024-05-13, the -pro models, gpt-4 and gpt-3.5); the Gemini API's
-// and Anthropic's are not given. The extractive predictor is free; a local model served by Ollama
-// or vLLM has no price unless --prices gives it one (0 for a free one).
+// the models without one: gpt-4o-2024-05-13, the -pro models, gpt-4 and gpt-3.5), and Anthropic's
+// cache-read rate, with CacheWrite its 5-minute cache-write rate, as its pricing page lists them
+// (a tenth and 1.25 times the input rate, rounded for claude-3-haiku); the Gemini API's are not
+// given. The extractive predictor is free; a local model served by Ollama or vLLM has no price
+// unless --prices gives it one (0 for a free one).
 func DefaultPrices() Prices {
 	return Prices{
 		"gpt-5":             {Input: 1.25, Output: 10.00, Cached: 0.125},
@@ -89,19 +103,19 @@ func DefaultPrices() Prices {
 		"o3-pro":                    {Input: 20.00, Output: 80.00},
 		"o3-mini":                   {Input: 1.10, Output: 4.40, Cached: 0.55},
 		"o4-mini":                   {Input: 1.10, Output: 4.40, Cached: 0.275},
-		"claude-opus-4-5":           {Input: 5.00, Output: 25.00},
-		"claude-opus-4-1":           {Input: 15.00, Output: 75.00},
-		"claude-opus-4-0":           {Input: 15.00, Output: 75.00},
-		"claude-opus-4":             {Input: 15.00, Output: 75.00},
-		"claude-sonnet-4-5":         {Input: 3.00, Output: 15.00, Long: claudeLong},
-		"claude-sonnet-4-0":         {Input: 3.00, Output: 15.00, Long: claudeLong},
-		"claude-sonnet-4":           {Input: 3.00, Output: 15.00, Long: claudeLong},
-		"claude-haiku-4-5":          {Input: 1.00, Output: 5.00},
-		"claude-3-7-sonnet":         {Input: 3.00, Output: 15.00},
-		"claude-3-5-sonnet":         {Input: 3.00, Output: 15.00},
-		"claude-3-5-haiku":          {Input: 0.80, Output: 4.00},
-		"claude-3-opus":             {Input: 15.00, Output: 75.00},
-		"claude-3-haiku":            {Input: 0.25, Output: 1.25},
+		"claude-opus-4-5":           {Input: 5.00, Output: 25.00, Cached: 0.50, CacheWrite: 6.25},
+		"claude-opus-4-1":           {Input: 15.00, Output: 75.00, Cached: 1.50, CacheWrite: 18.75},
+		"claude-opus-4-0":           {Input: 15.00, Output: 75.00, Cached: 1.50, CacheWrite: 18.75},
+		"claude-opus-4":             {Input: 15.00, Output: 75.00, Cached: 1.50, CacheWrite: 18.75},
+		"claude-sonnet-4-5":         {Input: 3.00, Output: 15.00, Cached: 0.30, CacheWrite: 3.75, Long: claudeLong},
+		"claude-sonnet-4-0":         {Input: 3.00, Output: 15.00, Cached: 0.30, CacheWrite: 3.75, Long: claudeLong},
+		"claude-sonnet-4":           {Input: 3.00, Output: 15.00, Cached: 0.30, CacheWrite: 3.75, Long: claudeLong},
+		"claude-haiku-4-5":          {Input: 1.00, Output: 5.00, Cached: 0.10, CacheWrite: 1.25},
+		"claude-3-7-sonnet":         {Input: 3.00, Output: 15.00, Cached: 0.30, CacheWrite: 3.75},
+		"claude-3-5-sonnet":         {Input: 3.00, Output: 15.00, Cached: 0.30, CacheWrite: 3.75},
+		"claude-3-5-haiku":          {Input: 0.80, Output: 4.00, Cached: 0.08, CacheWrite: 1.00},
+		"claude-3-opus":             {Input: 15.00, Output: 75.00, Cached: 1.50, CacheWrite: 18.75},
+		"claude-3-haiku":            {Input: 0.25, Output: 1.25, Cached: 0.03, CacheWrite: 0.30},
 		"gemini-3-pro":              {Input: 2.00, Output: 12.00, Long: LongPrice{Above: 200_000, Input: 4.00, Output: 18.00}},
 		"gemini-2.5-pro":            {Input: 1.25, Output: 10.00, Long: LongPrice{Above: 200_000, Input: 2.50, Output: 15.00}},
 		"gemini-2.5-flash":          {Input: 0.30, Output: 2.50},
@@ -147,8 +161,8 @@ func ParsePrices(data []byte) (Prices, error) {
 		if !finitePrice(pr.Input) || !finitePrice(pr.Output) {
 			return nil, fmt.Errorf("model %q: want a price of 0 to 1000000 USD a million tokens, got input %v, output %v", m, pr.Input, pr.Output)
 		}
-		if !finitePrice(pr.Cached) {
-			return nil, fmt.Errorf("model %q: cached: want a price of 0 to 1000000 USD a million tokens, got %v", m, pr.Cached)
+		if err := cacheRates("", pr.Cached, pr.CacheWrite); err != nil {
+			return nil, fmt.Errorf("model %q: %w", m, err)
 		}
 		switch l := pr.Long; {
 		case l.Above < 0 || l.Above == 0 && l != LongPrice{}:
@@ -156,8 +170,25 @@ func ParsePrices(data []byte) (Prices, error) {
 		case !finitePrice(l.Input) || !finitePrice(l.Output):
 			return nil, fmt.Errorf("model %q: long: want a price of 0 to 1000000 USD a million tokens, got input %v, output %v", m, l.Input, l.Output)
 		}
+		if err := cacheRates("long: ", pr.Long.Cached, pr.Long.CacheWrite); err != nil {
+			return nil, fmt.Errorf("model %q: %w", m, err)
+		}
 	}
 	return p, nil
+}
+
+// cacheRates returns the error of a price's cached or cache_write rate that is no price (see
+// finitePrice), named after prefix ("long: " for the long rates'), or nil.
+func cacheRates(prefix string, cached, write float64) error {
+	for _, r := range [...]struct {
+		name string
+		rate float64
+	}{{"cached", cached}, {"cache_write", write}} {
+		if !finitePrice(r.rate) {
+			return fmt.Errorf("%s%s: want a price of 0 to 1000000 USD a million tokens, got %v", prefix, r.name, r.rate)
+		}
+	}
+	return nil
 }
 
 // givenPrices returns the error of a price file, data (which decodes), one of whose models, or of
@@ -277,7 +308,8 @@ func minorVersion(tag string) bool {
 // a count of u is unknown, left out of the usage it was read from (unknown is not free). A call
 // whose prompt is longer than the price's Long.Above is priced at its Long rates, input and
 // output. The input tokens the provider served from its prompt cache are priced at the Cached
-// rate, when the price has one and the call is not priced at its Long rates. The cost is worked
+// rate, and those it wrote to it at the CacheWrite rate, when the price has one (Long.Cached and
+// Long.CacheWrite for a call priced at its Long rates), and at the input rate else. The cost is worked
 // out in decimal (see Price.dollars), so that it is the nearest float64 to the sum of tokens ×
 // rate, with no noise in its last digits.
 func (p Prices) Cost(model string, u record.Usage) *float64 {
@@ -305,23 +337,34 @@ func (p Prices) CostOf(model string, calls ...record.Usage) *float64 {
 	return &c
 }
 
-// bill counts a model's tokens by the rate each is priced at.
-type bill struct{ in, cached, out, longIn, longOut int64 }
+// bill counts a model's tokens by the rate each is priced at: the base rates' (in, cached,
+// written, out) and the long rates' (Price.Long).
+type bill struct{ base, long tokens }
 
-// add counts the tokens of u, one call's usage, at the rates pr prices them at.
+// tokens counts a call's tokens by kind: input that the provider's prompt cache did not serve nor
+// was written to it, read from it, written to it, and output.
+type tokens struct{ in, cached, written, out int64 }
+
+// add counts the tokens of u, one call's usage, at the rates pr prices them at. The input tokens
+// read from the cache, at most the input's, and those written to it, at most the rest, are
+// counted apart when the rates price them (Price.Cached, Price.CacheWrite), and as input else.
 func (b *bill) add(pr Price, u record.Usage) {
+	t, cachedRate, writeRate := &b.base, pr.Cached, pr.CacheWrite
 	if pr.long(u.InputTokens) {
-		b.longIn += int64(u.InputTokens)
-		b.longOut += int64(u.OutputTokens)
-		return
+		t, cachedRate, writeRate = &b.long, pr.Long.Cached, pr.Long.CacheWrite
 	}
-	hits := 0
-	if pr.Cached > 0 {
-		hits = min(max(u.CachedInputTokens, 0), u.InputTokens)
+	read := min(max(u.CachedInputTokens, 0), u.InputTokens)
+	written := min(max(u.CacheWriteInputTokens, 0), u.InputTokens-read)
+	if cachedRate == 0 {
+		read = 0
 	}
-	b.in += int64(u.InputTokens - hits)
-	b.cached += int64(hits)
-	b.out += int64(u.OutputTokens)
+	if writeRate == 0 {
+		written = 0
+	}
+	t.in += int64(u.InputTokens - read - written)
+	t.cached += int64(read)
+	t.written += int64(written)
+	t.out += int64(u.OutputTokens)
 }
 
 // dollars returns the price of the tokens b counts, the rates being per million tokens. It adds
@@ -334,7 +377,8 @@ func (pr Price) dollars(b bill) float64 {
 	for _, t := range [...]struct {
 		tokens int64
 		rate   float64
-	}{{b.in, pr.Input}, {b.cached, pr.Cached}, {b.out, pr.Output}, {b.longIn, pr.Long.Input}, {b.longOut, pr.Long.Output}} {
+	}{{b.base.in, pr.Input}, {b.base.cached, pr.Cached}, {b.base.written, pr.CacheWrite}, {b.base.out, pr.Output},
+		{b.long.in, pr.Long.Input}, {b.long.cached, pr.Long.Cached}, {b.long.written, pr.Long.CacheWrite}, {b.long.out, pr.Long.Output}} {
 		if t.tokens == 0 || t.rate == 0 {
 			continue
 		}
@@ -368,7 +412,7 @@ func (t InputTally) Cost(p Prices, model string) *float64 {
 	if !ok {
 		return nil
 	}
-	c := pr.dollars(bill{in: int64(t.base), longIn: int64(t.long)})
+	c := pr.dollars(bill{base: tokens{in: int64(t.base)}, long: tokens{in: int64(t.long)}})
 	return &c
 }
 

@@ -21,13 +21,14 @@ func TestPricesLookup(t *testing.T) {
 		{"gpt-4o-2024-08-06", Price{Input: 2.50, Output: 10.00, Cached: 1.25}, true},
 		{"gpt-4o-mini-2024-07-18", Price{Input: 0.15, Output: 0.60, Cached: 0.075}, true},
 		{"openai/gpt-4o-mini", Price{Input: 0.15, Output: 0.60, Cached: 0.075}, true},
-		{"claude-3-5-haiku-20241022", Price{Input: 0.80, Output: 4.00}, true},
+		{"claude-3-5-haiku-20241022", Price{Input: 0.80, Output: 4.00, Cached: 0.08, CacheWrite: 1.00}, true},
 		{"gpt-3.5-turbo-0125", Price{Input: 0.50, Output: 1.50}, true},
-		{"claude-sonnet-4-20250514", Price{Input: 3.00, Output: 15.00, Long: LongPrice{Above: 200_000, Input: 6.00, Output: 22.50}}, true},
-		{"claude-opus-4-20250514", Price{Input: 15.00, Output: 75.00}, true},
-		{"claude-opus-4-5-20251101", Price{Input: 5.00, Output: 25.00}, true},
-		{"claude-opus-4-1-20250805", Price{Input: 15.00, Output: 75.00}, true},
-		{"claude-haiku-4-5-20251001", Price{Input: 1.00, Output: 5.00}, true},
+		{"claude-sonnet-4-20250514", Price{Input: 3.00, Output: 15.00, Cached: 0.30, CacheWrite: 3.75,
+			Long: LongPrice{Above: 200_000, Input: 6.00, Output: 22.50, Cached: 0.60, CacheWrite: 7.50}}, true},
+		{"claude-opus-4-20250514", Price{Input: 15.00, Output: 75.00, Cached: 1.50, CacheWrite: 18.75}, true},
+		{"claude-opus-4-5-20251101", Price{Input: 5.00, Output: 25.00, Cached: 0.50, CacheWrite: 6.25}, true},
+		{"claude-opus-4-1-20250805", Price{Input: 15.00, Output: 75.00, Cached: 1.50, CacheWrite: 18.75}, true},
+		{"claude-haiku-4-5-20251001", Price{Input: 1.00, Output: 5.00, Cached: 0.10, CacheWrite: 1.25}, true},
 		{"gpt-5-2025-08-07", Price{Input: 1.25, Output: 10.00, Cached: 0.125}, true},
 		{"gpt-5-mini-2025-08-07", Price{Input: 0.25, Output: 2.00, Cached: 0.025}, true},
 		{"gpt-4-0613", Price{Input: 30.00, Output: 60.00}, true},
@@ -40,7 +41,7 @@ func TestPricesLookup(t *testing.T) {
 		{"gpt-3.5-turbo-0301", Price{Input: 1.50, Output: 2.00}, true},
 		{"gpt-3.5-turbo-16k-0613", Price{Input: 3.00, Output: 4.00}, true},
 		{"gemini-3-pro-preview", Price{Input: 2.00, Output: 12.00, Long: LongPrice{Above: 200_000, Input: 4.00, Output: 18.00}}, true},
-		{"claude-3-5-sonnet-latest", Price{Input: 3.00, Output: 15.00}, true},
+		{"claude-3-5-sonnet-latest", Price{Input: 3.00, Output: 15.00, Cached: 0.30, CacheWrite: 3.75}, true},
 		{"gemini-2.0-flash-001", Price{Input: 0.10, Output: 0.40}, true},
 		{"gemini-2.5-pro-preview-06-05", Price{Input: 1.25, Output: 10.00, Long: LongPrice{Above: 200_000, Input: 2.50, Output: 15.00}}, true},
 		{"gemini-2.0-flash-exp", Price{Input: 0.10, Output: 0.40}, true},
@@ -138,6 +139,40 @@ func TestPricesCostCached(t *testing.T) {
 	}
 }
 
+// TestPricesCostCacheWrite: the prompt tokens Anthropic wrote to its prompt cache
+// (cache_creation_input_tokens) are priced at the model's cache-write rate, 1.25 times the input
+// rate, and those it read from it (cache_read_input_tokens) at its cached rate, a tenth; a call
+// priced at its long-context rates (claude-sonnet-4-5 past 200,000 prompt tokens) prices them at
+// the long rates' own (a tenth and 1.25 times its long input rate), or, when they give none, at
+// its long input rate. A model without a cache-write rate prices the tokens written at its input
+// rate; the written count is at most the input count less the cached.
+func TestPricesCostCacheWrite(t *testing.T) {
+	p := DefaultPrices().Merge(Prices{
+		"m":    {Input: 2, Output: 8, Cached: 0.5},
+		"w":    {Input: 2, Output: 8, CacheWrite: 2.5},
+		"long": {Input: 2, Output: 8, Cached: 0.2, CacheWrite: 2.5, Long: LongPrice{Above: 10_000, Input: 4, Output: 16}},
+	})
+	for _, tc := range []struct {
+		model                    string
+		in, cached, written, out int
+		want                     float64
+	}{
+		{"claude-sonnet-4-5", 23010, 20000, 3000, 30, 0.01773},        // 10×3 + 20000×0.30 + 3000×3.75 + 30×15
+		{"claude-haiku-4-5-20251001", 4096, 0, 4000, 100, 0.005596},   // 96×1 + 4000×1.25 + 100×5
+		{"claude-3-haiku-20240307", 2000, 1000, 1000, 0, 0.00033},     // 1000×0.03 + 1000×0.30
+		{"claude-sonnet-4-5", 250_010, 200_000, 50_000, 100, 0.49731}, // long: 10×6 + 200000×0.60 + 50000×7.50 + 100×22.50
+		{"m", 1000, 0, 1000, 0, 0.002},                                // no cache-write rate: 1000×2
+		{"w", 1000, 800, 800, 0, 0.0021},                              // no cached rate: 800×2 read; written at most the 200 not read: 200×2.5
+		{"long", 20_000, 10_000, 10_000, 0, 0.08},                     // long rates without cache rates: 20000×4
+		{"claude-sonnet-4-5", 1000, 0, -5, 0, 0.003},                  // a negative written count is none: 1000×3
+	} {
+		c := p.Cost(tc.model, record.Usage{InputTokens: tc.in, OutputTokens: tc.out, CachedInputTokens: tc.cached, CacheWriteInputTokens: tc.written})
+		if c == nil || *c != tc.want {
+			t.Errorf("Cost(%s, %d in of which %d read from the cache and %d written to it, %d out) = %v, want %v", tc.model, tc.in, tc.cached, tc.written, tc.out, c, tc.want)
+		}
+	}
+}
+
 // TestPricesCostOf: calls are priced each as its own, a long-context rate by the call's prompt
 // alone: two gemini-2.5-pro calls of 150,000 prompt tokens each cost twice one, at the base
 // rate, not 300,000 tokens at the long one. The sum is exact: three calls of $0.003 cost $0.009,
@@ -184,6 +219,12 @@ func TestParsePrices(t *testing.T) {
 		{"long", "m: {input: 1, output: 2, long: {above: 1000, input: 3, output: 4}}", Prices{"m": {Input: 1, Output: 2, Long: LongPrice{Above: 1000, Input: 3, Output: 4}}}, false},
 		{"cached", `{"gemini-2.5-flash": {"input": 0.30, "output": 2.50, "cached": 0.03}}`, Prices{"gemini-2.5-flash": {Input: 0.30, Output: 2.50, Cached: 0.03}}, false},
 		{"cached, negative", "m: {input: 1, output: 2, cached: -0.5}", nil, true},
+		{"cache_write", "m: {input: 3, output: 15, cached: 0.3, cache_write: 3.75, long: {above: 200000, input: 6, output: 22.5, cached: 0.6, cache_write: 7.5}}",
+			Prices{"m": {Input: 3, Output: 15, Cached: 0.3, CacheWrite: 3.75, Long: LongPrice{Above: 200_000, Input: 6, Output: 22.5, Cached: 0.6, CacheWrite: 7.5}}}, false},
+		{"cache_write, negative", "m: {input: 1, output: 2, cache_write: -1}", nil, true},
+		{"cache_write, nan", "m: {input: 1, output: 2, cache_write: .nan}", nil, true},
+		{"long cached, infinite", "m: {input: 1, output: 2, long: {above: 5, input: 3, output: 4, cached: .inf}}", nil, true},
+		{"long cache_write, negative", "m: {input: 1, output: 2, long: {above: 5, input: 3, output: 4, cache_write: -2}}", nil, true},
 		{"cached, infinite", "m: {input: 1, output: 2, cached: .inf}", nil, true},
 		{"long without above", "m: {input: 1, output: 2, long: {input: 3, output: 4}}", nil, true},
 		{"long, negative above", "m: {input: 1, output: 2, long: {above: -5, input: 3, output: 4}}", nil, true},
@@ -242,10 +283,10 @@ func FuzzParsePrices(f *testing.F) {
 		}
 		inRange := func(x float64) bool { return x >= 0 && x <= maxPrice }
 		for m, pr := range p {
-			if !inRange(pr.Input) || !inRange(pr.Output) || !inRange(pr.Cached) {
+			if !inRange(pr.Input) || !inRange(pr.Output) || !inRange(pr.Cached) || !inRange(pr.CacheWrite) {
 				t.Errorf("ParsePrices(%q) accepted price %v for %q, not 0 to %v", s, pr, m, maxPrice)
 			}
-			if l := pr.Long; l != (LongPrice{}) && (l.Above < 1 || !inRange(l.Input) || !inRange(l.Output)) {
+			if l := pr.Long; l != (LongPrice{}) && (l.Above < 1 || !inRange(l.Input) || !inRange(l.Output) || !inRange(l.Cached) || !inRange(l.CacheWrite)) {
 				t.Errorf("ParsePrices(%q) accepted long price %+v for %q", s, l, m)
 			}
 		}
@@ -334,11 +375,11 @@ func TestParsePricesErrorsSayNoPrices(t *testing.T) {
 // the largest usage a call can report, which a run's total (Dollars) can add: a price of 1e308
 // was accepted, and a reply of 3,000,000 tokens cost +Inf, which made qa-predict panic.
 func TestCostOfLargestPricesIsFinite(t *testing.T) {
-	p, err := ParsePrices([]byte("m: {input: 1000000, output: 1000000, cached: 1000000, long: {above: 1, input: 1000000, output: 1000000}}"))
+	p, err := ParsePrices([]byte("m: {input: 1000000, output: 1000000, cached: 1000000, cache_write: 1000000, long: {above: 1, input: 1000000, output: 1000000, cached: 1000000, cache_write: 1000000}}"))
 	if err != nil {
 		t.Fatal(err)
 	}
-	u := record.Usage{InputTokens: maxTokenCount, OutputTokens: maxTokenCount, CachedInputTokens: maxTokenCount}
+	u := record.Usage{InputTokens: maxTokenCount, OutputTokens: maxTokenCount, CachedInputTokens: maxTokenCount, CacheWriteInputTokens: maxTokenCount}
 	c := p.CostOf("m", u, u, u)
 	if c == nil || math.IsInf(*c, 0) || math.IsNaN(*c) {
 		t.Fatalf("CostOf = %v, want a finite cost", c)

@@ -229,6 +229,8 @@ func TestUsageFromInfo(t *testing.T) {
 		{"cached past the prompt", map[string]any{"PromptTokens": 10, "CompletionTokens": 2, "PromptCachedTokens": 64}, record.Usage{InputTokens: 10, OutputTokens: 2, CachedInputTokens: 10}},
 		// Anthropic counts its cache apart from input_tokens, and qapipe asks for none.
 		{"anthropic cache counts", map[string]any{"InputTokens": 7, "OutputTokens": 3, "CacheReadInputTokens": 0, "CacheCreationInputTokens": 0}, record.Usage{InputTokens: 7, OutputTokens: 3}},
+		{"anthropic cache written and read", map[string]any{"InputTokens": 10, "OutputTokens": 30, "CacheReadInputTokens": 20000, "CacheCreationInputTokens": 3000},
+			record.Usage{InputTokens: 23010, OutputTokens: 30, CachedInputTokens: 20000, CacheWriteInputTokens: 3000}},
 		// Counts no call has, from a broken server: unknown (zero), not a negative cost.
 		{"negative", map[string]any{"PromptTokens": -5, "CompletionTokens": 3, "TotalTokens": -2}, record.Usage{}},
 		{"negative total", map[string]any{"PromptTokens": 5, "CompletionTokens": 3, "TotalTokens": -2}, record.Usage{}},
@@ -387,7 +389,7 @@ func TestReplyAccounting(t *testing.T) {
 		// Anthropic counts its prompt cache's tokens apart from input_tokens: a gateway that
 		// caches (OpenRouter) makes them the prompt's most.
 		{name: "anthropic prompt cache", w: wires[1], reply: `{"id":"msg_1","type":"message","role":"assistant","model":"claude-sonnet-4-5","content":[{"type":"text","text":"Paris"}],"stop_reason":"end_turn","usage":{"input_tokens":10,"cache_creation_input_tokens":3000,"cache_read_input_tokens":20000,"output_tokens":30}}`,
-			usage: record.Usage{InputTokens: 23010, OutputTokens: 30, CachedInputTokens: 20000}},
+			usage: record.Usage{InputTokens: 23010, OutputTokens: 30, CachedInputTokens: 20000, CacheWriteInputTokens: 3000}},
 		// A reply read from its body (a redacted_thinking block langchaingo does not know) with a
 		// cache count no call has: unknown, as UsageFromInfo reads such a count.
 		{name: "anthropic negative cache count", w: wires[1], reply: `{"id":"msg_1","type":"message","role":"assistant","model":"claude-3-7-sonnet-20250219","content":[{"type":"redacted_thinking","data":"EmwKAhgB"},{"type":"text","text":"Paris"}],"stop_reason":"end_turn","stop_sequence":null,"usage":{"input_tokens":20,"cache_read_input_tokens":-100,"output_tokens":4}}`,
@@ -482,7 +484,7 @@ func TestRepliesReadFromBody(t *testing.T) {
 		{"anthropic redacted_thinking alone, text blocks joined", wires[1], claude + redacted + `,{"type":"text","text":"The capital is "},{"type":"text","text":"Paris."}` + claudeOK,
 			"The capital is Paris.", "", claudeUsage, false, "", false},
 		{"anthropic redacted_thinking, prompt cache", wires[1], claude + redacted + `,{"type":"text","text":"Paris"}],"stop_reason":"end_turn","stop_sequence":null,"usage":{"input_tokens":20,"cache_creation_input_tokens":7,"cache_read_input_tokens":100,"output_tokens":4}}`,
-			"Paris", "", record.Usage{InputTokens: 127, OutputTokens: 4, CachedInputTokens: 100}, false, "", false},
+			"Paris", "", record.Usage{InputTokens: 127, OutputTokens: 4, CachedInputTokens: 100, CacheWriteInputTokens: 7}, false, "", false},
 		{"anthropic cut at max_tokens", wires[1], claude + redacted + `,{"type":"text","text":"The capital"}],"stop_reason":"max_tokens","stop_sequence":null,"usage":{"input_tokens":20,"output_tokens":16}}`,
 			"The capital", "", record.Usage{InputTokens: 20, OutputTokens: 16}, true, "", false},
 		{"anthropic no text", wires[1], claude + redacted + `],"stop_reason":"max_tokens","stop_sequence":null,"usage":{"input_tokens":20,"output_tokens":16}}`,

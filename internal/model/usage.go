@@ -27,7 +27,8 @@ func tokenCount(n int) bool { return n >= 0 && n <= maxTokenCount }
 // with any non-zero count wins; missing counts are zero. A total above input and output counts
 // the rest as output: Gemini's thinking models report their thoughts (billed as output) in
 // totalTokenCount only, apart from candidatesTokenCount, and genai drops thoughtsTokenCount.
-// Anthropic's prompt-cache counts add to its input, the read ones as cached (anthropicInput). A
+// Anthropic's prompt-cache counts add to its input, the read ones as cached and the written ones
+// as written (anthropicInput). A
 // count of the pair that no call has (negative, or over maxTokenCount) makes the usage zero:
 // unknown, not a negative or overflowing count.
 func UsageFromInfo(info map[string]any) record.Usage {
@@ -41,17 +42,17 @@ func UsageFromInfo(info map[string]any) record.Usage {
 		if okTotal && total > in+out {
 			out, okOut = total-in, true
 		}
-		cached := 0
+		cached, written := 0, 0
 		if k[0] == "InputTokens" { // anthropic's: its cache counts apart
 			created, _ := toInt(info["CacheCreationInputTokens"])
 			read, _ := toInt(info["CacheReadInputTokens"])
 			if !tokenCount(created) || !tokenCount(read) {
 				return record.Usage{}
 			}
-			in, cached = anthropicInput(in, created, read)
+			in, cached, written = anthropicInput(in, created, read)
 		}
 		if (okIn || okOut) && in+out > 0 {
-			return record.Usage{InputTokens: in, OutputTokens: out, CachedInputTokens: cmp.Or(cached, cachedInput(info, in))}
+			return record.Usage{InputTokens: in, OutputTokens: out, CachedInputTokens: cmp.Or(cached, cachedInput(info, in)), CacheWriteInputTokens: written}
 		}
 	}
 	return record.Usage{}
@@ -65,12 +66,13 @@ var cachedKeys = []string{"PromptCachedTokens", "CachedTokens"}
 
 // anthropicInput is the input count of an Anthropic reply whose usage gives in input tokens, and
 // created and read tokens written to and read from its prompt cache, which Anthropic counts apart
-// from its input_tokens: all three, the read ones also as cached. Anthropic caches only what a
-// request marks with cache_control, which qapipe's never do, but a gateway in front of it may
-// (OpenRouter's automatic caching): dropped, they made a prompt of 23,000 tokens a call of 10.
-// The tokens written are priced at the input rate, below Anthropic's (1.25 times it).
-func anthropicInput(in, created, read int) (input, cached int) {
-	return in + created + read, read
+// from its input_tokens (which counts only the tokens after the last cache breakpoint): all
+// three, the read ones also as cached and the created ones as written, which Anthropic bills at a
+// tenth and 1.25 times the input rate (Price.Cached, Price.CacheWrite). Anthropic caches only
+// what a request marks with cache_control, which qapipe's never do, but a gateway in front of it
+// may (OpenRouter's automatic caching): dropped, they made a prompt of 23,000 tokens a call of 10.
+func anthropicInput(in, created, read int) (input, cached, written int) {
+	return in + created + read, read, created
 }
 
 // cachedInput is the count of the prompt tokens the provider served from its cache that info

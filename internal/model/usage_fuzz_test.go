@@ -90,16 +90,16 @@ func docUsage(info map[string]any) record.Usage {
 		if okTotal && total > in+out {
 			out, okOut = total-in, true
 		}
-		var read int64
+		var read, created int64
 		if k[0] == "InputTokens" { // Anthropic's cache counts, apart from its input
-			created, _ := countOf(info["CacheCreationInputTokens"])
+			created, _ = countOf(info["CacheCreationInputTokens"])
 			read, _ = countOf(info["CacheReadInputTokens"])
 			in += created + read
 		}
 		if !(okIn || okOut) || in+out == 0 {
 			continue
 		}
-		u := record.Usage{InputTokens: int(in), OutputTokens: int(out), CachedInputTokens: int(read)}
+		u := record.Usage{InputTokens: int(in), OutputTokens: int(out), CachedInputTokens: int(read), CacheWriteInputTokens: int(created)}
 		for _, c := range cachedKeys {
 			if u.CachedInputTokens > 0 {
 				break

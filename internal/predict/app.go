@@ -148,14 +148,16 @@ baseline calls nothing, so only its EvaLearn judge's replies are cached: without
 file is made (FILE is still checked, as in a dry run). Costs come from a
 built-in price table (dated ` + model.PricesDate + `) or --prices FILE (JSON/YAML: model: {input: USD, output: USD}
 per million tokens, and cached: USD for the prompt tokens the provider served from its prompt cache,
-usage.cached_input_tokens, which OpenAI's models have in the table; a dated or tagged version of a
-listed model takes its price, another suffix such as -pro, or a minor version such as
-claude-opus-4-5, names another model); an unknown model's cost_usd is left empty. Totals go to
-stderr, with the part of the cost the cache served (not paid again). --max-cost USD makes no new
-call once the replies (the EvaLearn judge's too; not those the cache serves) have cost USD at
-those prices: calls in flight finish, so a run may end a little above it, and the records left
-carry the error "budget spent: ..." (exit 3; in an EvaLearn sequence, the positions after the one
-refused carry "skipped: position N failed"); --retry-errors with a larger --max-cost goes on.
+usage.cached_input_tokens, and cache_write: USD for those it wrote to it (Anthropic's),
+usage.cache_write_input_tokens, which OpenAI's and Claude's models have in the table as their
+providers list them; a dated or tagged version of a listed model takes its price, another suffix
+such as -pro, or a minor version such as claude-opus-4-5, names another model); an unknown
+model's cost_usd is left empty. Totals go to stderr, with the part of the cost the cache served
+(not paid again). --max-cost USD makes no new call once the replies (the EvaLearn judge's too;
+not those the cache serves) have cost USD at those prices: calls in flight finish, so a run may
+end a little above it, and the records left carry the error "budget spent: ..." (exit 3; in an
+EvaLearn sequence, the positions after the one refused carry "skipped: position N failed");
+--retry-errors with a larger --max-cost goes on.
 A model without a price cannot be metered: --max-cost then is a usage error.
 
 REASONING MODELS: an open reasoning model (DeepSeek-R1 and its distills, Qwen3, QwQ) on a server

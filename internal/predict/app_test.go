@@ -763,6 +763,43 @@ func TestOpenAICachedPrompt(t *testing.T) {
 	}
 }
 
+// TestAnthropicPromptCache: the prompt tokens Anthropic wrote to and read from its prompt cache,
+// which it counts apart from input_tokens (a gateway in front of it may cache a prompt qapipe
+// does not mark), are kept on the record's usage and priced at the model's cache-write rate (1.25
+// times the input rate) and cache-read rate (a tenth), on the reply and on the same reply served
+// again from --cache.
+func TestAnthropicPromptCache(t *testing.T) {
+	srv := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		io.Copy(io.Discard, r.Body)
+		if r.URL.Path != "/v1/messages" {
+			http.NotFound(w, r)
+			return
+		}
+		w.Header().Set("Content-Type", "application/json")
+		io.WriteString(w, `{"id":"msg_1","type":"message","role":"assistant","model":"claude-sonnet-4-5-20250929","content":[{"type":"text","text":"Paris"}],`+
+			`"stop_reason":"end_turn","stop_sequence":null,"usage":{"input_tokens":10,"cache_creation_input_tokens":3000,"cache_read_input_tokens":20000,"output_tokens":30}}`)
+	}))
+	defer srv.Close()
+	t.Setenv("ANTHROPIC_API_KEY", testKey)
+	args := []string{"--provider", "anthropic", "--model", "claude-sonnet-4-5-20250929", "--base-url", srv.URL + "/v1",
+		"--cache", filepath.Join(t.TempDir(), "cache.sqlite")}
+	// claude-sonnet-4-5: $3 in, $3.75 written to the cache, $0.30 read from it, $15 out per million:
+	// 10×3 + 3000×3.75 + 20000×0.30 + 30×15 (at the input rate, the cache's tokens cost $0.06903).
+	const want = 0.01773
+	for _, cached := range []bool{false, true} {
+		recs, stderr, err := run(t, context.Background(), input(1, nil), args...)
+		if err != nil {
+			t.Fatalf("%v; stderr %s", err, stderr)
+		}
+		p := recs[0].Prediction
+		if p.Text != "Paris" || p.Cached != cached || p.Usage == nil || fmt.Sprint(*p.Usage) != fmt.Sprint(record.Usage{InputTokens: 23010, OutputTokens: 30, CachedInputTokens: 20000, CacheWriteInputTokens: 3000}) ||
+			p.CostUSD == nil || *p.CostUSD != want {
+			t.Errorf("prediction (cached %v) = %+v, usage %+v, cost %v; want Paris, usage 23010/30 with 20000 read from the cache and 3000 written to it, cost %v",
+				cached, p, p.Usage, p.CostUSD, want)
+		}
+	}
+}
+
 func TestOllamaEndToEnd(t *testing.T) {
 	var calls atomic.Int64
 	srv := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {

@@ -72,6 +72,7 @@ func (a *app) takeNotes(ctx context.Context, rec *record.Record, pred *record.Pr
 		s.usage.InputTokens += resp.Usage.InputTokens
 		s.usage.OutputTokens += resp.Usage.OutputTokens
 		s.usage.CachedInputTokens += resp.Usage.CachedInputTokens
+		s.usage.CacheWriteInputTokens += resp.Usage.CacheWriteInputTokens
 		s.calls = append(s.calls, resp.Usage)
 		s.attempts += resp.Attempts
 		s.cached = s.cached && resp.Cached
@@ -122,6 +123,7 @@ func (a *app) addNotes(pred *record.Prediction, s *spent) {
 		u.InputTokens += pred.Usage.InputTokens
 		u.OutputTokens += pred.Usage.OutputTokens
 		u.CachedInputTokens += pred.Usage.CachedInputTokens
+		u.CacheWriteInputTokens += pred.Usage.CacheWriteInputTokens
 		calls = append(calls[:len(calls):len(calls)], *pred.Usage)
 	}
 	if u.IsZero() {
