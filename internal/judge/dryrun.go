@@ -59,6 +59,7 @@ type dryRule struct {
 // of those the cache does not answer.
 type dryTally struct {
 	requests, tokens    map[string]int
+	counted             map[string]string           // how the tokens were counted (model.Request.InputTokensCounted)
 	looked              bool                        // --cache was read (cache.Look)
 	cached              map[string]int              // the requests the cache answers
 	input               map[string]model.InputTally // by the rate each request is priced at
@@ -78,7 +79,7 @@ type dryTally struct {
 // and for pricing a run before it is paid for.
 func (cfg *config) dryRunAll(ctx context.Context, src *command.Source, stdout, stderr io.Writer) error {
 	interrupt.NoCalls(ctx, "qa-judge")
-	t := dryTally{requests: map[string]int{}, tokens: map[string]int{}, input: map[string]model.InputTally{},
+	t := dryTally{requests: map[string]int{}, tokens: map[string]int{}, counted: map[string]string{}, input: map[string]model.InputTally{},
 		looked: cfg.look != nil, cached: map[string]int{}}
 	enc := json.NewEncoder(record.LineSafe(stdout))
 	enc.SetEscapeHTML(false)
@@ -212,6 +213,9 @@ func (cfg *config) dryCall(ctx context.Context, p Plan, sample int, t *dryTally,
 	}
 	d.InputTokens = req.SentInputTokens()
 	t.requests[d.Model]++
+	if _, ok := t.counted[d.Model]; !ok {
+		t.counted[d.Model] = req.InputTokensCounted()
+	}
 	if d.Model != "" {
 		t.routed++
 	}
@@ -333,7 +337,7 @@ func (t *dryTally) summarize(w io.Writer, name string, prices model.Prices, maxC
 			cached = fmt.Sprintf(", %d answered by the cache, the other %d:", t.cached[m], t.requests[m]-t.cached[m])
 		}
 		part := fmt.Sprintf("%s%s %s (%s)", english.Count(t.requests[m], "request", "requests"), cmp.Or(cached, ","),
-			english.Count(t.tokens[m], "input token", "input tokens"), bpe.ForModel(m).Name())
+			english.Count(t.tokens[m], "input token", "input tokens"), cmp.Or(t.counted[m], bpe.ForModel(m).Name()))
 		if m == "" {
 			part += " with no model given"
 		} else {

@@ -192,20 +192,22 @@ member an openai call carries it in), temperature, top_p, top_k (googleai's, whi
 always sends), seed, gemini_safety (a googleai call's --gemini-safety), response_format and the
 messages byte for byte, as the call carries them; and input_tokens: the messages' tokens in the
 model's tiktoken encoding, cl100k_base for gpt-4 and gpt-3.5, o200k_base for the rest, and for a
-call to OpenAI's own API (openai at api.openai.com, the default) the chat format's, as its
-usage.prompt_tokens counts them: each message's role and 3 tokens more (4 for gpt-3.5-turbo-0301)
-and 3 priming the reply; to other providers and servers, whose chat templates differ, the text's
-alone, an estimate), or the rule verdict, skip:true, already_judged:true or the error that judging
-would record. stderr counts the requests and input tokens per model, priced as above (input only:
-replies have no length yet; "no price" for a model without one), with a warning when that alone is
-over --max-cost. A --cache FILE a run with a model could not open is refused as that run refuses it
-(exit 2), but none is made or written: the dry run reads it, marks "cached": true the records the
-run would judge from it with no call (by the run's own keys, reading the unparsable replies it holds
-and the samples after them as the run does), and counts and prices only the others, each by the
-first request the run would send. Over a judgment whose replies were unparsable, --retry-errors and
---force ask on from its attempts: the request shown is that sample's (its seed --seed plus the
-sample). A dry run's exit code is the run's: 3 when a record could not be judged, or its judgment
-under the name would pass through failed, which --retry-errors judges again.
+call to OpenAI's own API (openai at api.openai.com, the default) or Azure OpenAI's (a base URL at
+RESOURCE.openai.azure.com) the chat format's, as its usage.prompt_tokens counts them: each
+message's role and 3 tokens more (4 for gpt-3.5-turbo-0301) and 3 priming the reply; to other
+providers and servers, whose chat templates differ, the text's alone, an estimate), or the rule
+verdict, skip:true, already_judged:true or the error that judging would record. stderr counts the
+requests and input tokens per model (after the count, its encoding, "with the chat format's tokens"
+where it has them), priced as above (input only: replies have no length yet; "no price" for a model
+without one), with a warning when that alone is over --max-cost. A --cache FILE a run with a model
+could not open is refused as that run refuses it (exit 2), but none is made or written: the dry run
+reads it, marks "cached": true the records the run would judge from it with no call (by the run's
+own keys, reading the unparsable replies it holds and the samples after them as the run does), and
+counts and prices only the others, each by the first request the run would send. Over a judgment
+whose replies were unparsable, --retry-errors and --force ask on from its attempts: the request
+shown is that sample's (its seed --seed plus the sample). A dry run's exit code is the run's: 3 when
+a record could not be judged, or its judgment under the name would pass through failed, which
+--retry-errors judges again.
 
 ` + command.FinishHelp + `
 

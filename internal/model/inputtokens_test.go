@@ -63,9 +63,13 @@ func TestSentInputTokens(t *testing.T) {
 		{"o1 system alone", "openai", "", "o1", []Message{sys}, 0},
 		{"gpt-5", "openai", "", "gpt-5", []Message{sys, user}, o(sysText) + o(userText) + 2*4 + 3},
 		{"no messages", "openai", "", "gpt-4o-mini", nil, 0},
+		// Azure OpenAI's deployments serve OpenAI's models, whose usage.prompt_tokens counts the
+		// chat format as OpenAI's API does.
+		{"azure", "openai", "https://myres.openai.azure.com/openai/v1", "gpt-4o-mini", []Message{sys, user}, o(sysText) + o(userText) + 2*4 + 3},
+		{"azure in capitals", "openai", "https://MyRes.OpenAI.Azure.com/openai/v1/", "gpt-4", []Message{user}, c(userText) + 4 + 3},
 		// Other servers' chat templates are their own: the text alone.
 		{"vllm", "openai", "http://127.0.0.1:8000/v1", "gpt-4o-mini", []Message{sys, user}, o(sysText) + o(userText)},
-		{"azure", "openai", "https://myres.openai.azure.com/openai/v1", "gpt-4o-mini", []Message{sys, user}, o(sysText) + o(userText)},
+		{"azure lookalike", "openai", "https://openai.azure.com.example.org/v1", "gpt-4o-mini", []Message{sys, user}, o(sysText) + o(userText)},
 		{"ollama", "ollama", "", "llama3.1:8b", []Message{sys, user}, o(sysText) + o(userText)},
 		{"anthropic", "anthropic", "", "claude-sonnet-4-5", []Message{sys, user}, o(sysText) + o(userText)},
 		{"googleai", "googleai", "", "gemini-2.5-flash", []Message{sys, user}, o(sysText) + o(userText)},
@@ -76,6 +80,26 @@ func TestSentInputTokens(t *testing.T) {
 				t.Errorf("SentInputTokens() of %s %q at %q = %d, want %d", tc.provider, tc.model, tc.base, got, tc.want)
 			}
 		})
+	}
+}
+
+// TestInputTokensCounted: the dry runs' summary says how SentInputTokens counted a call's tokens:
+// the encoding, and the chat format's tokens where the count has them (OpenAI's own API and Azure
+// OpenAI's).
+func TestInputTokensCounted(t *testing.T) {
+	for _, tc := range []struct{ provider, base, model, want string }{
+		{"openai", "", "gpt-4o-mini", "o200k_base, with the chat format's tokens"},
+		{"openai", "https://api.openai.com/v1", "gpt-4", "cl100k_base, with the chat format's tokens"},
+		{"openai", "https://myres.openai.azure.com/openai/v1", "gpt-4o", "o200k_base, with the chat format's tokens"},
+		{"openai", "http://127.0.0.1:8000/v1", "gpt-4o-mini", "o200k_base"},
+		{"ollama", "", "llama3.1:8b", "o200k_base"},
+		{"anthropic", "", "claude-sonnet-4-5", "o200k_base"},
+		{"googleai", "", "gemini-2.5-flash", "o200k_base"},
+	} {
+		r := Request{Provider: tc.provider, BaseURL: tc.base, Model: tc.model}
+		if got := r.InputTokensCounted(); got != tc.want {
+			t.Errorf("InputTokensCounted() of %s %q at %q = %q, want %q", tc.provider, tc.model, tc.base, got, tc.want)
+		}
 	}
 }
 

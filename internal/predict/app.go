@@ -208,33 +208,35 @@ reply, so that a rerun keeps it again without a call (a resumed EvaLearn sequenc
 same history); a run under error reads it from there as the error "empty reply" and takes it out,
 so that --retry-errors asks for another.
 
-DRY RUN: --dry-run calls no model and needs no key. It writes, instead of the records, one JSON
-line per record in input order: the requests predicting it would send (stage; model; max_tokens and
+DRY RUN: --dry-run calls no model and needs no key. It writes, instead of the records, one JSON line
+per record in input order: the requests predicting it would send (stage; model; max_tokens and
 max_tokens_field (the member an openai call carries it in), temperature, top_p, top_k, seed,
 gemini_safety (a googleai call's --gemini-safety) and the messages byte for byte, as the call
-carries them; prompt_sha256, the prediction's; and input_tokens: the messages' tokens in the
-model's tiktoken encoding, cl100k_base for gpt-4 and gpt-3.5, o200k_base for the rest, and for a
-call to OpenAI's own API (openai at api.openai.com, the default) the chat format's, as its
-usage.prompt_tokens counts them: each message's role and 3 tokens more (4 for gpt-3.5-turbo-0301)
-and 3 priming the reply; to other providers and servers, whose chat templates differ, the text's
-alone, an estimate), and in "then" the calls whose prompts hold replies not yet given
-(LongMemEval's reading call over its notes; EvaLearn's judge, and a sequence's later positions,
-shown only from the first one left to answer); or already_predicted, or the error predicting would
-record. A LoCoMo batch's request (--batch-size) is on the line of its first question asked, whose
-asks names the records it asks; their lines name that record in asked_with. The extractive provider
-reads no prompt, so it has no dry run. stderr counts the requests and their input tokens by model,
-priced as above (input only; "no price" for a model without one), with a warning when that alone is
-over --max-cost. A --cache FILE the run could not open is refused as the run refuses it (exit 2),
-but none is made or written: the dry run reads it, marks "cached": true the requests it holds a
-reply for (which the run is served with no call, by the run's own keys), and counts and prices only
-the others; where it holds the student's reply to a position of a sequence, the judge's request on
-it is shown too (stage judge), and the sequence goes on as the run goes on from the verdict it
-holds, up to the first call it does not hold. A dry run's exit code is the run's: 3 when the run
-would fail a record without a call (it could not be prompted, it has no rubric for its EvaLearn
-judge, or a failed position skips it), or would pass through with a failed prediction (or, in a
-sequence, a failed verdict), which --retry-errors asks again, or the reply the cache serves would
-fail it (an empty one; under --think strip, one cut in or empty after its thinking; a LoCoMo
-batch's without its answer; EvaLearn's judge's, empty or unparsable to the last re-ask).`
+carries them; prompt_sha256, the prediction's; and input_tokens: the messages' tokens in the model's
+tiktoken encoding, cl100k_base for gpt-4 and gpt-3.5, o200k_base for the rest, and for a call to
+OpenAI's own API (openai at api.openai.com, the default) or Azure OpenAI's (a base URL at
+RESOURCE.openai.azure.com) the chat format's, as its usage.prompt_tokens counts them: each message's
+role and 3 tokens more (4 for gpt-3.5-turbo-0301) and 3 priming the reply; to other providers and
+servers, whose chat templates differ, the text's alone, an estimate), and in "then" the calls whose
+prompts hold replies not yet given (LongMemEval's reading call over its notes; EvaLearn's judge, and
+a sequence's later positions, shown only from the first one left to answer); or already_predicted,
+or the error predicting would record. A LoCoMo batch's request (--batch-size) is on the line of its
+first question asked, whose asks names the records it asks; their lines name that record in
+asked_with. The extractive provider reads no prompt, so it has no dry run. stderr counts the
+requests and their input tokens by model (after the count, its encoding, "with the chat format's
+tokens" where it has them), priced as above (input only; "no price" for a model without one), with a
+warning when that alone is over --max-cost. A --cache FILE the run could not open is refused as the
+run refuses it (exit 2), but none is made or written: the dry run reads it, marks "cached": true the
+requests it holds a reply for (which the run is served with no call, by the run's own keys), and
+counts and prices only the others; where it holds the student's reply to a position of a sequence,
+the judge's request on it is shown too (stage judge), and the sequence goes on as the run goes on
+from the verdict it holds, up to the first call it does not hold. A dry run's exit code is the
+run's: 3 when the run would fail a record without a call (it could not be prompted, it has no rubric
+for its EvaLearn judge, or a failed position skips it), or would pass through with a failed
+prediction (or, in a sequence, a failed verdict), which --retry-errors asks again, or the reply the
+cache serves would fail it (an empty one; under --think strip, one cut in or empty after its
+thinking; a LoCoMo batch's without its answer; EvaLearn's judge's, empty or unparsable to the last
+re-ask).`
 
 // examples closes qa-predict's --help: the offline baseline, a dry run, and the calls a real run
 // makes (internal/examples runs each, the calls as dry runs).

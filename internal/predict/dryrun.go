@@ -55,6 +55,8 @@ type dryCall struct {
 	reply string
 	// cut is model.Response.CutNote's on that reply: where it stopped, when it was cut short.
 	cut string
+	// counted says how InputTokens was counted (model.Request.InputTokensCounted).
+	counted string
 }
 
 // dryPrediction is one line of --dry-run output. Then names the calls that follow and cannot be
@@ -97,6 +99,7 @@ type dryModelTally struct {
 	requests, tokens int
 	cached           int              // the requests the cache answers
 	input            model.InputTally // the others' input by the rate each is priced at
+	counted          string           // how the tokens were counted (dryCall.counted)
 }
 
 // dryRunAll writes, for every record in input order, the requests predicting it would send: the
@@ -207,7 +210,7 @@ func (a *app) dryView(stage string, req model.Request) dryCall {
 	if req.Provider == "googleai" {
 		c.GeminiSafety = a.geminiSafety
 	}
-	c.InputTokens = req.SentInputTokens()
+	c.InputTokens, c.counted = req.SentInputTokens(), req.InputTokensCounted()
 	return c
 }
 
@@ -484,6 +487,7 @@ func (t *dryTally) count(d dryPrediction) {
 			t.byModel[to] = m
 		}
 		m.requests++
+		m.counted = cmp.Or(m.counted, c.counted)
 		if c.Cached { // no call: nothing paid
 			m.cached++
 			continue
@@ -545,7 +549,7 @@ func (t *dryTally) summarize(w io.Writer, maxCost float64) {
 			requests = english.Count(m.requests, "judge request", "judge requests")
 		}
 		parts = append(parts, fmt.Sprintf("%s to %s%s %s (%s)%s", requests, name, cmp.Or(cached, ","),
-			english.Count(m.tokens, "input token", "input tokens"), bpe.ForModel(name).Name(), price))
+			english.Count(m.tokens, "input token", "input tokens"), cmp.Or(m.counted, bpe.ForModel(name).Name()), price))
 	}
 	if warn := model.DryRunWarning(input.Float64(), maxCost); warn != "" {
 		fmt.Fprintf(w, "qa-predict: %s\n", warn)
