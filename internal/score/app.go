@@ -43,7 +43,8 @@ records, interpolated linearly as numpy's default computes them, to the last bit
 --seed on every machine (the records' order is part of the resample). A corpus metric's resamples
 draw each record's sufficient statistics (its labels, score, counts or loss; for pn, pairwise_acc,
 mrr and map each query group's) and finish the metric on them; a resample in which it is undefined
-(auc with one class drawn) is left out.
+(auc with one class drawn) is left out, and where every one is (a few resamples of a few records) the
+metric has no interval, with a warning to give a larger --bootstrap.
 ` + command.InputsHelp + `
 
 --metrics picks the scores (comma-separated); by default every light metric that applies to a record

@@ -28,7 +28,8 @@ type corpusStat struct {
 }
 
 // partialIV is a metric whose interval leaves out more than a tenth of its reps resamples, where
-// it had no value (auc drawn with one class; stats.Interval.Partial): over defined of them alone.
+// it had no value (auc drawn with one class; stats.Interval.Partial): over defined of them alone,
+// or, defined 0, a metric that has no interval for want of a resample with a value.
 type partialIV struct {
 	name          string
 	defined, reps int
@@ -36,7 +37,8 @@ type partialIV struct {
 
 // intervals returns the interval at level of each selected headline value of the group that has
 // one, from reps resamples seeded by seed, the metrics whose every resample gave the same value
-// and those whose interval is partial, for warnings to name.
+// and those whose interval is partial or, every resample without a value, missing, for warnings
+// to name.
 func (a *corpusGroup) intervals(seed uint64, reps int, level float64) (out map[string][2]float64, same map[string]bool, partial []partialIV) {
 	out, same = map[string][2]float64{}, map[string]bool{}
 	if reps == 0 {
@@ -48,12 +50,16 @@ func (a *corpusGroup) intervals(seed uint64, reps int, level float64) (out map[s
 		}
 		ivs := stats.BootstrapVec(stats.NewRand(seed^hashOf(f.names[0], f.n)), f.n, reps, len(f.names), level, f.stat)
 		for i, name := range f.names {
-			if a.cfg.wants(name) && finite(ivs[i].Lo) && finite(ivs[i].Hi) {
+			switch {
+			case !a.cfg.wants(name):
+			case finite(ivs[i].Lo) && finite(ivs[i].Hi):
 				out[name] = [2]float64{ivs[i].Lo, ivs[i].Hi}
 				same[name] = ivs[i].Same
 				if ivs[i].Partial(reps) {
 					partial = append(partial, partialIV{name, reps - ivs[i].Undefined, reps})
 				}
+			case ivs[i].Undefined == reps:
+				partial = append(partial, partialIV{name, 0, reps})
 			}
 		}
 	}

@@ -186,23 +186,25 @@ func (a *corpusAcc) attach(s *Summary) {
 	if a == nil || a.cfg == nil || len(a.cfg.want) == 0 {
 		return
 	}
-	// The degenerate-interval warnings and the partial-interval ones, one a group.
-	flat, partial := a.attachOverall(s)
-	add := func(f, p []string) { flat, partial = append(flat, f...), append(partial, p...) }
-	add(corpusHeadlines(s, "type ", "type ", a.byType, func(t string) *Group { return s.ByType[t] }))
+	// The degenerate-interval warnings, the partial-interval ones and those of no interval, one
+	// a group.
+	var iw intervalWarnings
+	a.attachOverall(s, &iw)
+	corpusHeadlines(s, "type ", "type ", a.byType, func(t string) *Group { return s.ByType[t] }, &iw)
 	for i, p := range a.byPaths {
 		bd := s.By[p.String()]
 		if bd == nil {
 			continue
 		}
-		add(corpusHeadlines(s, "by "+p.String()+"=", p.String()+" ", a.by[i], func(v string) *Group { return bd.Groups[v] }))
+		corpusHeadlines(s, "by "+p.String()+"=", p.String()+" ", a.by[i], func(v string) *Group { return bd.Groups[v] }, &iw)
 	}
 	for _, ws := range []struct {
 		list []string
 		what string
 	}{
-		{flat, "corpus metrics whose every resample gives the same value, so their intervals are degenerate"},
-		{partial, "corpus metrics whose intervals leave out more than a tenth of the resamples, where the metric had no value"},
+		{iw.flat, "corpus metrics whose every resample gives the same value, so their intervals are degenerate"},
+		{iw.partial, "corpus metrics whose intervals leave out more than a tenth of the resamples, where the metric had no value"},
+		{iw.none, "corpus metrics with a value but no interval, no resample giving them one (give a larger --bootstrap)"},
 	} {
 		slices.Sort(ws.list)
 		kept, more := capGroupWarnings(ws.list, ws.what)
@@ -213,9 +215,34 @@ func (a *corpusAcc) attach(s *Summary) {
 	}
 }
 
+// intervalWarnings are the corpus metrics' warnings of their intervals, one a group of each kind:
+// degenerate, partial, and none for a metric with a value.
+type intervalWarnings struct {
+	flat, partial, none []string
+}
+
+// addGaps adds the warnings of the group named label of the metrics in part, those of vals with a
+// value: of a partial interval and of none.
+func (iw *intervalWarnings) addGaps(label string, part []partialIV, vals []value) {
+	var some, none []partialIV
+	for _, p := range withValue(part, vals) {
+		if p.defined == 0 {
+			none = append(none, p)
+		} else {
+			some = append(some, p)
+		}
+	}
+	if w := partialWarning(label, some); w != "" {
+		iw.partial = append(iw.partial, w)
+	}
+	if w := noIntervalWarning(label, none); w != "" {
+		iw.none = append(iw.none, w)
+	}
+}
+
 // attachOverall adds the corpus section, the overall headline values and the overall warnings to
-// s, and returns the overall degenerate-interval and partial-interval warnings, if any.
-func (a *corpusAcc) attachOverall(s *Summary) (flat, partial []string) {
+// s, and the overall warnings of the intervals, if any, to iw.
+func (a *corpusAcc) attachOverall(s *Summary, iw *intervalWarnings) {
 	reps, seed := s.Bootstrap, uint64(s.Seed)
 	c, vals, warn := a.all.summarize()
 	s.Corpus = c
@@ -226,11 +253,9 @@ func (a *corpusAcc) attachOverall(s *Summary) (flat, partial []string) {
 		s.Overall.Metrics[v.name] = stats[i]
 	}
 	if w := flatWarning("overall", stats, vals, same, reps); w != "" {
-		flat = append(flat, w)
+		iw.flat = append(iw.flat, w)
 	}
-	if w := partialWarning("overall", withValue(part, vals)); w != "" {
-		partial = append(partial, w)
-	}
+	iw.addGaps("overall", part, vals)
 	s.Warnings = append(s.Warnings, warn...)
 	if s.Errors > 0 && s.ErrorsAsZero {
 		// A failed prediction has no label, score or text to count, so the corpus metrics leave
@@ -238,14 +263,12 @@ func (a *corpusAcc) attachOverall(s *Summary) (flat, partial []string) {
 		s.Warnings = append(s.Warnings, fmt.Sprintf("the corpus metrics (%s) leave out the %s: --errors-as-zero counts %s as 0 in the per-record metrics only",
 			strings.Join(a.cfg.want, ", "), english.Count(s.Errors, "record with a prediction or judge error", "records with prediction or judge errors"), english.Form(s.Errors, "it", "them")))
 	}
-	return flat, partial
 }
 
 // corpusHeadlines puts each group's values in its Group (into; none where it returns nil) and
-// returns their degenerate-interval and partial-interval warnings; label (and the key) seeds its
-// intervals, shown (and the key as cell.Value writes it) names it in warnings as the per-record
-// metrics' warnings do.
-func corpusHeadlines(s *Summary, label, shown string, groups map[string]*corpusGroup, into func(key string) *Group) (flat, partial []string) {
+// adds the warnings of their intervals to iw; label (and the key) seeds its intervals, shown (and
+// the key as cell.Value writes it) names it in warnings as the per-record metrics' warnings do.
+func corpusHeadlines(s *Summary, label, shown string, groups map[string]*corpusGroup, into func(key string) *Group, iw *intervalWarnings) {
 	reps, seed := s.Bootstrap, uint64(s.Seed)
 	for key, g := range groups {
 		grp := into(key)
@@ -254,9 +277,7 @@ func corpusHeadlines(s *Summary, label, shown string, groups map[string]*corpusG
 		}
 		_, vals, _ := g.summarize()
 		ivs, same, part := g.intervals(seed^hashOf("corpus "+label+key, 0), reps, s.Level)
-		if w := partialWarning(shown+cell.Value(key), withValue(part, vals)); w != "" {
-			partial = append(partial, w)
-		}
+		iw.addGaps(shown+cell.Value(key), part, vals)
 		var stats []*Stat
 		var kept []value
 		for _, v := range vals {
@@ -267,15 +288,14 @@ func corpusHeadlines(s *Summary, label, shown string, groups map[string]*corpusG
 			}
 		}
 		if w := flatWarning(shown+cell.Value(key), stats, kept, same, reps); w != "" {
-			flat = append(flat, w)
+			iw.flat = append(iw.flat, w)
 		}
 	}
-	return flat, partial
 }
 
 // withValue returns the metrics of part that have a headline value in vals: a metric with none
 // (precision under --average binary with a --pos-label no record has) shows no interval, so its
-// resamples leave nothing out of one.
+// resamples leave nothing out of one, and its want of one is no news.
 func withValue(part []partialIV, vals []value) []partialIV {
 	var out []partialIV
 	for _, p := range part {
@@ -294,9 +314,38 @@ func partialWarning(label string, part []partialIV) string {
 	if len(part) == 0 {
 		return ""
 	}
-	var named, why []string
+	var named []string
 	for _, p := range part {
 		named = append(named, fmt.Sprintf("%s (over %d of %d)", p.name, p.defined, p.reps))
+	}
+	n := len(part)
+	return fmt.Sprintf("%s: %s: %s over the resamples where %s a value%s, more than a tenth of them left out", label, strings.Join(named, ", "),
+		english.Form(n, "the interval is", "their intervals are"), english.Form(n, "the metric has", "each metric has"), needs(part))
+}
+
+// noIntervalWarning says of the group named label that the metrics in none, which have a value,
+// have no interval, as qa-judge agree says of a kappa: none of their reps resamples gave them a
+// value (auc drawn with one class in each of a few resamples of a few records), leaving none to
+// place the bounds; or it is "". partialWarning names the metrics with some.
+func noIntervalWarning(label string, none []partialIV) string {
+	if len(none) == 0 {
+		return ""
+	}
+	var named []string
+	for _, p := range none {
+		named = append(named, p.name)
+	}
+	n, reps := len(none), none[0].reps
+	return fmt.Sprintf("%s: %s: %s no interval: %s no value in %s%s, too few to place %s bounds (give a larger --bootstrap)", label, strings.Join(named, ", "),
+		english.Form(n, "the metric has", "the metrics have"), english.Form(n, "it had", "they had"),
+		english.Form(reps, "the one resample", fmt.Sprintf("each of the %d resamples", reps)), needs(none), english.Form(n, "its", "their"))
+}
+
+// needs says what auc and pairwise_acc need of a resample to have a value, in parentheses, when
+// part names them, or is "".
+func needs(part []partialIV) string {
+	var why []string
+	for _, p := range part {
 		switch p.name {
 		case "auc":
 			why = append(why, "auc needs both classes drawn")
@@ -304,13 +353,10 @@ func partialWarning(label string, part []partialIV) string {
 			why = append(why, "pairwise_acc a pair not tied")
 		}
 	}
-	because := ""
-	if len(why) > 0 {
-		because = " (" + strings.Join(why, ", ") + ")"
+	if len(why) == 0 {
+		return ""
 	}
-	n := len(part)
-	return fmt.Sprintf("%s: %s: %s over the resamples where %s a value%s, more than a tenth of them left out", label, strings.Join(named, ", "),
-		english.Form(n, "the interval is", "their intervals are"), english.Form(n, "the metric has", "each metric has"), because)
+	return " (" + strings.Join(why, ", ") + ")"
 }
 
 // flatWarning is the warning of the group label's headline values (vals, with their stats) whose
