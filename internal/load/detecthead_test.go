@@ -123,6 +123,11 @@ func TestDetectHead(t *testing.T) {
 		{`{"schema":1,"id":"a","qu` + "\n" + record + "\n" + record, `{"schema":1,"id":"a","qu` + "\n" + record + "\n"},
 		{"id,question\n1,q\n2,r\n", "id,question\n1,q\n"},
 		{"x}\n" + record, "x}\n" + record}, // the input ended first
+		// a file of records cut at its start within a nested object: the line holds more after it
+		{`{"title":"T"}],"meta":{}}` + "\n" + record + "\n" + record, `{"title":"T"}],"meta":{}}` + "\n" + record + "\n"},
+		{`{"t":1} {"u":2}` + "\n" + record + "\n", `{"t":1} {"u":2}` + "\n" + record + "\n"},
+		{record + " \r\n" + record + "\n", record},
+		{record, record},
 	} {
 		whole, _, err := detectHead(bufio.NewReader(strings.NewReader(tt.in)))
 		slow, _, _ := detectHead(bufio.NewReader(iotest.OneByteReader(strings.NewReader(tt.in))))
@@ -170,5 +175,21 @@ func TestDetectDataColumn(t *testing.T) {
 		if err != nil || !strings.Contains(stdout.String(), tt.want) {
 			t.Errorf("qa-load rows.jsonl, first row %s = %v, stdout %q, stderr %q; want a record with %s", tt.row, err, stdout.String(), stderr.String(), tt.want)
 		}
+	}
+}
+
+// TestDetectCutRecords: a file of records cut at its start (tail -c), its first line the end of
+// one whose cut begins within a nested object, is records by its second line, as it is when the
+// cut line opens with no '{'.
+func TestDetectCutRecords(t *testing.T) {
+	record := `{"schema":1,"id":"b","dataset":"squad","question":"q","answers":["a"]}`
+	path := filepath.Join(t.TempDir(), "cut.txt")
+	if err := os.WriteFile(path, []byte(`{"title":"T","text":"x"}],"meta":{}}`+"\n"+record+"\n"), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	var stdout, stderr bytes.Buffer
+	err := Run(context.Background(), []string{"qa-load", path}, nil, &stdout, &stderr)
+	if command.ExitCode(err) != command.ExitBadRecords || !strings.Contains(stdout.String(), `"id":"b"`) {
+		t.Errorf("qa-load cut.txt = %v (exit %d), stdout %q, stderr %q; want the record of line 2, line 1 bad", err, command.ExitCode(err), stdout.String(), stderr.String())
 	}
 }

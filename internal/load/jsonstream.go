@@ -117,8 +117,9 @@ func firstObject(br *bufio.Reader, data bool) []byte {
 // detectHead returns the bytes of br, without consuming them, that a format is detected from
 // (format.Detect), and that --format's warning of another format looks at: firstObject's, with
 // data; or, when they show that the text opens no JSON object, or not one that is JSON (a table,
-// a file of records cut at its start, a first line cut short), its first two lines that are not
-// blank, as Detect looks past one line that is not JSON. Whole or a byte at a time, from a file
+// a file of records cut at its start, a first line cut short), or a top-level object with more
+// text after it on its line (a file of records cut within a nested object), its first two lines
+// that are not blank, as Detect looks past one line that is not JSON. Whole or a byte at a time, from a file
 // or a pipe, the input gives the same bytes. full reports that format.MaxHead bytes came before
 // their end; err is the read error that came first (not io.EOF).
 //
@@ -129,8 +130,30 @@ func firstObject(br *bufio.Reader, data bool) []byte {
 func detectHead(br *bufio.Reader) (head []byte, full bool, err error) {
 	s := objectScan{data: true}
 	head, full, err = peekUntil(br, s.end)
-	if !s.fault || full || err != nil {
+	if full || err != nil {
 		return head, full, err
+	}
+	if !s.fault {
+		if s.list != 0 {
+			return head, false, nil
+		}
+		// An object that is the whole top-level value is a line's only JSON when the rest of
+		// its line is blank; else the line is no JSON (a file of records cut at its start
+		// within a nested object: {"title": "T"}], "meta": {}}), told as a fault is.
+		n, more := len(head), false
+		_, _, err = peekUntil(br, func(head []byte) int {
+			for i := n; i < len(head); i++ {
+				if c := head[i]; c == '\n' || !isSpace(c) {
+					more = c != '\n'
+					return i + 1
+				}
+			}
+			return 0
+		})
+		head, _ = br.Peek(n) // the buffer may have grown
+		if !more || err != nil {
+			return head, false, err
+		}
 	}
 	lines, text := 0, false // the lines ended that held text; whether this one does
 	i := 0
