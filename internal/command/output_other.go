@@ -23,5 +23,6 @@ func linked(os.FileInfo) bool { return false }
 // keepOwner keeps the owner of the file st describes; there is none to keep here.
 func keepOwner(*os.File, os.FileInfo) error { return nil }
 
-// fileID reports no identity: sameFile then compares a file with every earlier one.
+// fileID reports no identity: inputFiles.add then compares a file with every earlier one
+// (os.SameFile).
 func fileID(os.FileInfo) (id [2]uint64, ok bool) { return id, false }
