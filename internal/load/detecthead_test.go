@@ -8,9 +8,12 @@ import (
 	"io"
 	"os"
 	"path/filepath"
+	"runtime"
+	"slices"
 	"strings"
 	"testing"
 	"testing/iotest"
+	"weak"
 
 	"github.com/qapipe/qapipe/internal/command"
 	"github.com/qapipe/qapipe/internal/format"
@@ -191,5 +194,40 @@ func TestDetectCutRecords(t *testing.T) {
 	err := Run(context.Background(), []string{"qa-load", path}, nil, &stdout, &stderr)
 	if command.ExitCode(err) != command.ExitBadRecords || !strings.Contains(stdout.String(), `"id":"b"`) {
 		t.Errorf("qa-load cut.txt = %v (exit %d), stdout %q, stderr %q; want the record of line 2, line 1 bad", err, command.ExitCode(err), stdout.String(), stderr.String())
+	}
+}
+
+// TestGrowLetsGo: the buffers a long head outgrows are let go of as it grows, all but the first
+// (behind which the input is read on): each growth read from a copy of the reader before it, so
+// that every buffer was kept until the input ended, as long in all as the head.
+func TestGrowLetsGo(t *testing.T) {
+	in := `{"q": "` + strings.Repeat("x", 1<<20) + `"}` + "\n{}\n"
+	for _, r := range []func(io.Reader) io.Reader{func(r io.Reader) io.Reader { return r }, iotest.HalfReader} {
+		br := bufio.NewReaderSize(r(strings.NewReader(in)), 4096)
+		var bufs []weak.Pointer[byte] // each buffer head was peeked from
+		s := objectScan{data: true}
+		head, _, err := peekUntil(br, func(head []byte) int {
+			if len(head) > 0 && (len(bufs) == 0 || weak.Make(&head[0]) != bufs[len(bufs)-1]) {
+				bufs = append(bufs, weak.Make(&head[0]))
+			}
+			return s.end(head)
+		})
+		if len(head) != len(in)-len("\n{}\n") || err != nil {
+			t.Fatalf("peekUntil(a %d-byte object) = %d bytes, %v", len(in)-len("\n{}\n"), len(head), err)
+		}
+		runtime.GC()
+		runtime.GC()
+		var kept []int
+		for i, p := range bufs {
+			if p.Value() != nil {
+				kept = append(kept, i)
+			}
+		}
+		if want := []int{0, len(bufs) - 1}; !slices.Equal(kept, want) {
+			t.Errorf("of the %d buffers of a growing head, %v are kept; want %v, the first and br's", len(bufs), kept, want)
+		}
+		if rest, err := io.ReadAll(br); string(rest) != in || err != nil {
+			t.Errorf("after peekUntil, the reader gives %d bytes, %v; want the input's %d", len(rest), err, len(in))
+		}
 	}
 }

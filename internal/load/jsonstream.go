@@ -129,35 +129,34 @@ func firstObject(br *bufio.Reader, data bool) []byte {
 // JSON from a pipe was given or not as the bytes happened to come.
 func detectHead(br *bufio.Reader) (head []byte, full bool, err error) {
 	s := objectScan{data: true}
-	head, full, err = peekUntil(br, s.end)
-	if full || err != nil {
-		return head, full, err
-	}
-	if !s.fault {
-		if s.list != 0 {
-			return head, false, nil
-		}
-		// An object that is the whole top-level value is a line's only JSON when the rest of
-		// its line is blank; else the line is no JSON (a file of records cut at its start
-		// within a nested object: {"title": "T"}], "meta": {}}), told as a fault is.
-		n, more := len(head), false
-		_, _, err = peekUntil(br, func(head []byte) int {
-			for i := n; i < len(head); i++ {
-				if c := head[i]; c == '\n' || !isSpace(c) {
-					more = c != '\n'
-					return i + 1
-				}
-			}
-			return 0
-		})
-		head, _ = br.Peek(n) // the buffer may have grown
-		if !more || err != nil {
-			return head, false, err
-		}
-	}
+	obj, j := 0, 0          // the first object's length once it ended; how far the rest of its line is read
 	lines, text := 0, false // the lines ended that held text; whether this one does
 	i := 0
-	return peekUntil(br, func(head []byte) int {
+	// One peekUntil, which reads on past the object's line, or past a fault for two lines, so
+	// that it grows br's buffer from one reader (see grow).
+	head, full, err = peekUntil(br, func(head []byte) int {
+		if !s.fault && obj == 0 {
+			if obj = s.end(head); obj == 0 || !s.fault && s.list != 0 {
+				return obj
+			}
+			j = obj
+		}
+		if !s.fault {
+			// An object that is the whole top-level value is a line's only JSON when the rest
+			// of its line is blank; else the line is no JSON (a file of records cut at its start
+			// within a nested object: {"title": "T"}], "meta": {}}), told as a fault is.
+			for ; j < len(head); j++ {
+				if c := head[j]; c == '\n' {
+					return obj
+				} else if !isSpace(c) {
+					s.fault = true
+					break
+				}
+			}
+			if !s.fault {
+				return 0
+			}
+		}
 		for ; i < len(head); i++ {
 			switch c := head[i]; {
 			case c == '\n' && text:
@@ -171,6 +170,10 @@ func detectHead(br *bufio.Reader) (head []byte, full bool, err error) {
 		}
 		return 0
 	})
+	if obj > 0 && !s.fault && len(head) > obj { // the input ended, or the head filled, in the blanks after it
+		head, full = head[:obj], false
+	}
+	return head, full, err
 }
 
 // peekUntil peeks at br until end, given the bytes peeked so far, returns how many of them it
@@ -178,6 +181,7 @@ func detectHead(br *bufio.Reader) (head []byte, full bool, err error) {
 // the read error, nil at io.EOF), or when format.MaxHead bytes are there (full). A buffer that
 // fills first is grown, to format.MaxHead at most.
 func peekUntil(br *bufio.Reader, end func(head []byte) int) (head []byte, full bool, err error) {
+	var src io.Reader // what br reads on from once grown
 	for {
 		head, _ = br.Peek(br.Buffered())
 		if n := end(head); n > 0 {
@@ -187,7 +191,7 @@ func peekUntil(br *bufio.Reader, end func(head []byte) int) (head []byte, full b
 		switch {
 		case err == nil:
 		case errors.Is(err, bufio.ErrBufferFull) && br.Size() < format.MaxHead:
-			grow(br, min(2*br.Size(), format.MaxHead))
+			src = grow(br, src, min(2*br.Size(), format.MaxHead))
 		case errors.Is(err, bufio.ErrBufferFull):
 			return head, true, nil
 		case err == io.EOF:
@@ -199,18 +203,26 @@ func peekUntil(br *bufio.Reader, end func(head []byte) int) (head []byte, full b
 }
 
 // grow gives br a buffer of size bytes that holds what it held, unconsumed, its reader reading on
-// where it was: every holder of br reads on through the larger buffer.
+// where it was: every holder of br reads on through the larger buffer. It returns what br reads
+// on from after what it holds, to be given back as src when br is grown again before anything is
+// consumed from it (peekUntil): br's first reader behind a copy of br (src nil), whose buffer,
+// empty then, is the one kept until the input ends. The bytes held are read from the buffer
+// they are in, which nothing else writes (the copy of br reads into its buffer only after them).
 //
-// Note: a bufio.Reader cannot grow its buffer, and its reader cannot be taken back from it: the
-// new one reads from a copy of the old, whose buffer (half the new one's) is kept until the
-// input ends.
-func grow(br *bufio.Reader, size int) {
+// Note: a bufio.Reader cannot grow its buffer, and its reader cannot be taken back from it: each
+// growth read from a copy of the reader before it, so that a chain of copies kept every smaller
+// buffer, 16 MiB in all for a first object of 16 MiB, until the input ended, and passed every
+// byte of the input through each of them.
+func grow(br *bufio.Reader, src io.Reader, size int) io.Reader {
 	held, _ := br.Peek(br.Buffered())
-	held = bytes.Clone(held)
-	old := new(bufio.Reader)
-	*old = *br
-	old.Discard(len(held))
-	*br = *bufio.NewReaderSize(io.MultiReader(bytes.NewReader(held), old), size)
+	if src == nil {
+		old := new(bufio.Reader)
+		*old = *br
+		old.Discard(len(held))
+		src = old
+	}
+	*br = *bufio.NewReaderSize(io.MultiReader(bytes.NewReader(held), src), size)
+	return src
 }
 
 // objectScan follows the JSON text that firstObject peeks at, a byte once, for the end of its
