@@ -2,9 +2,11 @@ package load
 
 import (
 	"bytes"
+	"context"
 	"fmt"
 	"io"
 	"os"
+	"path/filepath"
 	"strings"
 	"testing"
 
@@ -130,4 +132,27 @@ func BenchmarkHotpotQA(b *testing.B) {
 		}
 	}
 	b.ReportMetric(float64(200*b.N)/b.Elapsed().Seconds(), "records/s")
+}
+
+// BenchmarkRunLongFirstLine runs qa-load, without --format, over a generic JSON Lines file whose
+// first row holds a 4 MB context (a long-context dataset's), then 100 short rows: what detection
+// costs, which reads and decodes the first object whole.
+func BenchmarkRunLongFirstLine(b *testing.B) {
+	var buf bytes.Buffer
+	fmt.Fprintf(&buf, `{"id": "q0", "question": "Where?", "answers": ["here"], "context": "%s"}`+"\n", strings.Repeat("Some words of a long context. ", 4<<20/30))
+	for i := 1; i <= 100; i++ {
+		fmt.Fprintf(&buf, `{"id": "q%d", "question": "Where?", "answers": ["here"], "context": "Here."}`+"\n", i)
+	}
+	path := filepath.Join(b.TempDir(), "rows.jsonl")
+	if err := os.WriteFile(path, buf.Bytes(), 0o644); err != nil {
+		b.Fatal(err)
+	}
+	b.SetBytes(int64(buf.Len()))
+	b.ReportAllocs()
+	for b.Loop() {
+		var stdout bytes.Buffer
+		if err := Run(context.Background(), []string{"qa-load", path}, nil, &stdout, io.Discard); err != nil || bytes.Count(stdout.Bytes(), []byte("\n")) != 101 {
+			b.Fatalf("qa-load rows.jsonl = %v, %d records; want 101", err, bytes.Count(stdout.Bytes(), []byte("\n")))
+		}
+	}
 }

@@ -3,6 +3,7 @@ package load
 import (
 	"bytes"
 	"encoding/json"
+	"maps"
 	"os"
 	"path/filepath"
 	"testing"
@@ -92,5 +93,32 @@ func TestDetectHotpotQATestItems(t *testing.T) {
 					name, r.ID, r.Answers, r.Type, len(r.Context))
 			}
 		}
+	}
+}
+
+// TestDetectFilesOnce: without --format, each named regular file is detected once, before any is
+// read, and loading it takes the format found then, not the one its text, read again, would
+// give: detection reads the first object whole, up to 16 MiB, and decodes it. A file that cannot
+// be read ahead (stdin, a directory, a pipe) is left to its loader, which detects it as it reads.
+func TestDetectFilesOnce(t *testing.T) {
+	dir := t.TempDir()
+	path := filepath.Join(dir, "rows.jsonl")
+	if err := os.WriteFile(path, []byte(`{"id": "1", "question": "q", "answers": ["a"]}`+"\n"), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	a := &app{detected: detectFiles([]string{path, "-", dir, path})}
+	if want := map[string]string{path: "jsonl"}; !maps.Equal(a.detected, want) {
+		t.Fatalf("detectFiles = %v, want %v", a.detected, want)
+	}
+	// The file changes after detection (a SQuAD file, which its text would be taken for).
+	squad := []byte(`{"version": "v2.0", "data": [{"title": "T", "paragraphs": [{"context": "c", "qas": []}]}]}`)
+	if err := os.WriteFile(path, squad, 0o644); err != nil {
+		t.Fatal(err)
+	}
+	if got, err := a.detectFormat(path, path, squad, false, nil); got != "jsonl" || err != nil {
+		t.Errorf("detectFormat(rows.jsonl, after detectFiles) = %q, %v; want jsonl, the format detectFiles found", got, err)
+	}
+	if got, err := a.detectFormat("other.jsonl", "other.jsonl", squad, false, nil); got != "squad" || err != nil {
+		t.Errorf("detectFormat(a file detectFiles left out) = %q, %v; want squad, by its head", got, err)
 	}
 }

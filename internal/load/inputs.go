@@ -24,7 +24,7 @@ import (
 func (a *app) loadAll(files []string) error {
 	var pair []string
 	for _, f := range files {
-		if a.format == "evalearn" || a.format == "" && f != "-" && detectFile(f) == "evalearn" {
+		if a.format == "evalearn" || a.format == "" && a.detected[f] == "evalearn" {
 			pair = append(pair, f)
 		}
 	}
@@ -120,30 +120,34 @@ func (a *app) loadWarned(name string, load func() error) error {
 
 // detectFormat detects the format of the file name, shown as display, read without --format,
 // from its name and head (detectHead's, full when the file's first object is longer than
-// format.MaxHead). It returns a usage error when it finds none, when the file is EvaLearn's, or
-// when --map does not apply to it (mapFits); and readErr, a read error met within the head, when
-// it finds none.
+// format.MaxHead), or takes the one detectFiles found for a named regular file from the same
+// bytes. It returns a usage error when it finds none, when the file is EvaLearn's, or when --map
+// does not apply to it (mapFits); and readErr, a read error met within the head, when it finds
+// none.
 func (a *app) detectFormat(name, display string, head []byte, full bool, readErr error) (string, error) {
-	format := format.Detect(name, head)
+	found, ok := a.detected[name]
+	if !ok {
+		found = format.Detect(name, head)
+	}
 	switch {
-	case format == "" && readErr != nil:
+	case found == "" && readErr != nil:
 		return "", command.ReadError(display, 0, readErr)
-	case format == "" && full && firstItemLine(head) > 0:
+	case found == "" && full && firstItemLine(head) > 0:
 		return "", command.Usagef("%s:%d: cannot detect the format: the first JSON object, from this line, is longer than the %d MiB read to detect it; use --format (one of %s)",
 			name, firstItemLine(head), formatMaxHeadMiB, strings.Join(Formats(), ", "))
-	case format == "" && len(bytes.TrimSpace(head)) == 0: // a download that failed, say: --format would load nothing
+	case found == "" && len(bytes.TrimSpace(head)) == 0: // a download that failed, say: --format would load nothing
 		return "", command.Usagef("%s: the file is empty, so its format cannot be detected; use --format", name)
-	case format == "":
+	case found == "":
 		return "", command.Usagef("%s: cannot detect the format (its first bytes hold no benchmark's fields, and its name ends in none of .jsonl, .ndjson, .csv, .tsv, .tab); use --format (one of %s)", name, strings.Join(Formats(), ", "))
 	}
 	// A pipe, whose format loadAll and mapApplies could not read ahead.
-	if format == "evalearn" {
+	if found == "evalearn" {
 		return "", command.Usagef("%s is an EvaLearn file, read with its pair by name, which a pipe cannot be: name the two files", name)
 	}
-	if err := a.mapFits(name, format); err != nil {
+	if err := a.mapFits(name, found); err != nil {
 		return "", err
 	}
-	return format, nil
+	return found, nil
 }
 
 // firstItemLine is the line of head that its first JSON object begins on, the top-level one or
@@ -252,7 +256,7 @@ func (a *app) mapApplies(files []string) error {
 	for _, f := range files {
 		format := a.format
 		if format == "" {
-			format = detectFile(f)
+			format = a.detected[f]
 		}
 		if err := a.mapFits(f, format); err != nil {
 			return err
@@ -277,20 +281,41 @@ func (a *app) mapFits(name, format string) error {
 	return nil
 }
 
-// detectFile detects the format of a named regular file from its name and first bytes, or gives
-// "" for any other: a named pipe (bash's <(…), /dev/fd/63) or a device can be read once only, by
-// its loader, which detects the format from the stream as it reads it.
-func detectFile(name string) string {
+// detectFiles detects the format of each of files that is a regular file (detectFile), once
+// before any is read, for loadAll to find the files of the EvaLearn pair, mapApplies to check
+// --map, and loadFile to load each in: detection reads a file's first object whole, up to 16 MiB,
+// and decodes it. A file it cannot read ahead is left out.
+//
+// Note: each of the three detected the file again, from its text, so that a file whose first line
+// ran to megabytes was read and decoded three times before its first record.
+func detectFiles(files []string) map[string]string {
+	detected := make(map[string]string)
+	for _, f := range files {
+		if _, seen := detected[f]; seen {
+			continue
+		}
+		if format, ok := detectFile(f); ok {
+			detected[f] = format
+		}
+	}
+	return detected
+}
+
+// detectFile detects the format of a named regular file from its name and first bytes ("" when
+// they tell none), or reports !ok for any other: a named pipe (bash's <(…), /dev/fd/63) or a
+// device can be read once only, by its loader, which detects the format from the stream as it
+// reads it.
+func detectFile(name string) (string, bool) {
 	if !isRegular(name) {
-		return ""
+		return "", false
 	}
 	f, err := os.Open(name)
 	if err != nil {
-		return ""
+		return "", false
 	}
 	defer f.Close()
 	head, _, _ := detectHead(bufio.NewReaderSize(textfile.NewReader(f), format.HeadSize))
-	return format.Detect(name, head)
+	return format.Detect(name, head), true
 }
 
 // isRegular reports whether name is a regular file, which can be read ahead without waiting on a
