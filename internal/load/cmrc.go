@@ -80,7 +80,7 @@ func CMRC2018(in Input, opt Options, emit Emit) error {
 	if err != nil {
 		return command.ReadError(in.DisplayName(), 0, err)
 	}
-	if first != '[' || format.SQuADExport(firstObject(br, false)) {
+	if first != '[' || format.SQuADExport(format.FirstObject(br, false)) {
 		return loadSQuAD(in, opt, emit, "cmrc2018", "zh")
 	}
 	v := &squadVersion{cmrc: true} // its questions with is_impossible, warned of

@@ -1,19 +1,15 @@
 package load
 
 import (
-	"bufio"
 	"bytes"
 	"context"
 	"fmt"
 	"io"
 	"os"
 	"path/filepath"
-	"runtime"
-	"slices"
 	"strings"
 	"testing"
 	"testing/iotest"
-	"weak"
 
 	"github.com/qapipe/qapipe/internal/command"
 	"github.com/qapipe/qapipe/internal/format"
@@ -113,47 +109,6 @@ func iotestReader(r *strings.Reader, slow bool) io.Reader {
 	return r
 }
 
-// TestDetectHead: detection decides on the first object (a SQuAD file's first article), or,
-// where the text opens no JSON object or a faulty one, on the first two lines that are not
-// blank; the same bytes whether the input comes whole or a byte at a time.
-func TestDetectHead(t *testing.T) {
-	record := `{"schema":1,"id":"b","question":"q"}`
-	for _, tt := range []struct{ in, want string }{
-		{record + "\n" + record + "\n", record},
-		{`{"data": [{"paragraphs": []}, {"paragraphs": []}]}`, `{"data": [{"paragraphs": []}`},
-		{`wers":["x"]}` + "\n" + record + "\n" + record + "\n", `wers":["x"]}` + "\n" + record + "\n"},
-		{`"}}` + "\r\n\n" + record + "\n" + record, `"}}` + "\r\n\n" + record + "\n"},
-		{`{"schema":1,"id":"a","qu` + "\n" + record + "\n" + record, `{"schema":1,"id":"a","qu` + "\n" + record + "\n"},
-		{"id,question\n1,q\n2,r\n", "id,question\n1,q\n"},
-		{"x}\n" + record, "x}\n" + record}, // the input ended first
-		// a file of records cut at its start within a nested object: the line holds more after it
-		{`{"title":"T"}],"meta":{}}` + "\n" + record + "\n" + record, `{"title":"T"}],"meta":{}}` + "\n" + record + "\n"},
-		{`{"t":1} {"u":2}` + "\n" + record + "\n", `{"t":1} {"u":2}` + "\n" + record + "\n"},
-		{record + " \r\n" + record + "\n", record},
-		{record, record},
-	} {
-		whole, _, err := detectHead(bufio.NewReader(strings.NewReader(tt.in)))
-		slow, _, _ := detectHead(bufio.NewReader(iotest.OneByteReader(strings.NewReader(tt.in))))
-		if string(whole) != tt.want || string(slow) != tt.want || err != nil {
-			t.Errorf("detectHead(%q) = %q, %v (%q a byte at a time), want %q", tt.in, whole, err, slow, tt.want)
-		}
-	}
-}
-
-// TestDetectHeadFull: a first object longer than format.MaxHead gives its first MaxHead bytes,
-// full, and leaves them to be read.
-func TestDetectHeadFull(t *testing.T) {
-	in := `{"q": "` + strings.Repeat("x", format.MaxHead) + `"}`
-	br := bufio.NewReader(strings.NewReader(in))
-	head, full, err := detectHead(br)
-	if len(head) != format.MaxHead || !full || err != nil {
-		t.Fatalf("detectHead(a %d-byte object) = %d bytes, full %v, %v; want %d, true, nil", len(in), len(head), full, err, format.MaxHead)
-	}
-	if rest, err := io.ReadAll(br); string(rest) != in || err != nil {
-		t.Errorf("after detectHead, the reader gives %d bytes, %v; want the input's %d", len(rest), err, len(in))
-	}
-}
-
 // TestDetectDataColumn: the head ends after a top-level "data" list's first item only where that
 // item is a SQuAD article (its own "paragraphs"); a JSON Lines file whose rows hold a "data" list
 // of anything else is told by its first row whole, as it was by a 64 kB head: a benchmark's key
@@ -194,40 +149,5 @@ func TestDetectCutRecords(t *testing.T) {
 	err := Run(context.Background(), []string{"qa-load", path}, nil, &stdout, &stderr)
 	if command.ExitCode(err) != command.ExitBadRecords || !strings.Contains(stdout.String(), `"id":"b"`) {
 		t.Errorf("qa-load cut.txt = %v (exit %d), stdout %q, stderr %q; want the record of line 2, line 1 bad", err, command.ExitCode(err), stdout.String(), stderr.String())
-	}
-}
-
-// TestGrowLetsGo: the buffers a long head outgrows are let go of as it grows, all but the first
-// (behind which the input is read on): each growth read from a copy of the reader before it, so
-// that every buffer was kept until the input ended, as long in all as the head.
-func TestGrowLetsGo(t *testing.T) {
-	in := `{"q": "` + strings.Repeat("x", 1<<20) + `"}` + "\n{}\n"
-	for _, r := range []func(io.Reader) io.Reader{func(r io.Reader) io.Reader { return r }, iotest.HalfReader} {
-		br := bufio.NewReaderSize(r(strings.NewReader(in)), 4096)
-		var bufs []weak.Pointer[byte] // each buffer head was peeked from
-		s := objectScan{data: true}
-		head, _, err := peekUntil(br, func(head []byte) int {
-			if len(head) > 0 && (len(bufs) == 0 || weak.Make(&head[0]) != bufs[len(bufs)-1]) {
-				bufs = append(bufs, weak.Make(&head[0]))
-			}
-			return s.end(head)
-		})
-		if len(head) != len(in)-len("\n{}\n") || err != nil {
-			t.Fatalf("peekUntil(a %d-byte object) = %d bytes, %v", len(in)-len("\n{}\n"), len(head), err)
-		}
-		runtime.GC()
-		runtime.GC()
-		var kept []int
-		for i, p := range bufs {
-			if p.Value() != nil {
-				kept = append(kept, i)
-			}
-		}
-		if want := []int{0, len(bufs) - 1}; !slices.Equal(kept, want) {
-			t.Errorf("of the %d buffers of a growing head, %v are kept; want %v, the first and br's", len(bufs), kept, want)
-		}
-		if rest, err := io.ReadAll(br); string(rest) != in || err != nil {
-			t.Errorf("after peekUntil, the reader gives %d bytes, %v; want the input's %d", len(rest), err, len(in))
-		}
 	}
 }

@@ -64,26 +64,26 @@ func (a *app) loadFile(name string) error {
 		if err := wideText(in.DisplayName(), br); err != nil {
 			return err
 		}
-		format := a.format
+		as := a.format  // the format the file is read in
 		var head []byte // what detection, and the warning of another format, decide on
-		if format == "" || watch {
+		if as == "" || watch {
 			var full bool
 			var err error
-			if head, full, err = detectHead(br); err != nil {
+			if head, full, err = format.Head(br); err != nil {
 				// A gzip file cut short within the head is loaded up to the cut, as a
 				// longer one is, and its error names the last line read whole. bufio.Reader
-				// returns a read error once, to detectHead: the loader is given it again
+				// returns a read error once, to format.Head: the loader is given it again
 				// after the bytes read.
 				read, _ := br.Peek(br.Buffered())
 				in.R = io.MultiReader(bytes.NewReader(bytes.Clone(read)), errReader{err})
 			}
-			if format == "" {
-				if format, err = a.detectFormat(name, in.DisplayName(), head, full, err); err != nil {
+			if as == "" {
+				if as, err = a.detectFormat(name, in.DisplayName(), head, full, err); err != nil {
 					return err
 				}
 			}
 		}
-		load, err := LoaderFor(format)
+		load, err := LoaderFor(as)
 		if err != nil {
 			return command.Usagef("--format: %v", err)
 		}
@@ -91,8 +91,8 @@ func (a *app) loadFile(name string) error {
 		if watch {
 			a.other.seen = a.warnOtherFormat(in.DisplayName(), head)
 		}
-		a.generic = format == "jsonl" || format == "csv"
-		a.benchmark = !a.generic && format != "records" && format != "evalearn-results"
+		a.generic = as == "jsonl" || as == "csv"
+		a.benchmark = !a.generic && as != "records" && as != "evalearn-results"
 		err = a.loadWarned(in.DisplayName(), func() error {
 			return load(in, a.opt, a.emitter(in.DisplayName()))
 		})
@@ -119,7 +119,7 @@ func (a *app) loadWarned(name string, load func() error) error {
 }
 
 // detectFormat detects the format of the file name, shown as display, read without --format,
-// from its name and head (detectHead's, full when the file's first object is longer than
+// from its name and head (format.Head's, full when the file's first object is longer than
 // format.MaxHead), or takes the one detectFiles found for a named regular file from the same
 // bytes. It returns a usage error when it finds none, when the file is EvaLearn's, or when --map
 // does not apply to it (mapFits); and readErr, a read error met within the head, when it finds
@@ -173,7 +173,7 @@ const formatMaxHeadMiB = format.MaxHead >> 20
 // formats, jsonl and csv, are left alone: giving them over a benchmark's file is how its fields
 // are mapped by hand. SQuAD's layout is also CMRC 2018's (not its first one).
 //
-// head is what detection reads (detectHead): the first object whole, of a file or a pipe, so
+// head is what detection reads (format.Head): the first object whole, of a file or a pipe, so
 // that the warning does not hang on how much of a pipe had come when it looked, and records read
 // from a slow pipe come out once their first object is in: its first line alone would be a lone
 // "[" in an indented file (LoCoMo's, EvaLearn's), whose fields come after it, and a JSON
@@ -314,7 +314,7 @@ func detectFile(name string) (string, bool) {
 		return "", false
 	}
 	defer f.Close()
-	head, _, _ := detectHead(bufio.NewReaderSize(textfile.NewReader(f), format.HeadSize))
+	head, _, _ := format.Head(bufio.NewReaderSize(textfile.NewReader(f), format.HeadSize))
 	return format.Detect(name, head), true
 }
 

@@ -126,7 +126,7 @@ func squadStart(in Input, br *bufio.Reader, dataset string) (empty, export bool,
 	}
 	// The first object says what the file is: its own members, up to the first article of a
 	// "data" list in a top-level object, which is SQuAD's layout whatever follows it.
-	head := firstObject(br, true)
+	head := format.FirstObject(br, true)
 	if format.SQuADExport(head) {
 		return false, true, nil
 	}

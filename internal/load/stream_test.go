@@ -1,7 +1,6 @@
 package load
 
 import (
-	"bufio"
 	"bytes"
 	"errors"
 	"fmt"
@@ -358,94 +357,10 @@ func TestOneLineDocumentAsItComes(t *testing.T) {
 	}
 }
 
-// TestFirstObject: firstObject stops at the byte that ends the first object, the top-level one
-// or a top-level array's first item, or with data the first item of a top-level object's "data"
-// list where that item is a SQuAD article, or at the first byte that shows there is none, or no
-// JSON, and reads no further: given its input a byte at a time, as a slow pipe may give it, it
-// returns the same bytes as given the input whole. An object longer than the reader's buffer is
-// read whole.
-func TestFirstObject(t *testing.T) {
-	long := `{"a": "` + strings.Repeat("x", 10000) + `"}`
-	for _, tt := range []struct {
-		in   string
-		data bool
-		want string // the bytes read when it returns
-	}{
-		{`[{"a": "}]\"{"}, {"b": 1}]`, false, `[{"a": "}]\"{"}`},
-		{` ` + "\n" + `{"a": {"b": ["}"]}, "c": "\\"}` + "\n" + `{"d": 2}`, false, ` ` + "\n" + `{"a": {"b": ["}"]}, "c": "\\"}`},
-		{`{"version": "1.1", "data": [{"title": "t", "paragraphs": []}, {"title": "u"}]}`, true, `{"version": "1.1", "data": [{"title": "t", "paragraphs": []}`},
-		{`{"data": [{"paragraphs": [{"qas": []}], "id": "DEV_0"}], "version": "v1.0"}`, true, `{"data": [{"paragraphs": [{"qas": []}], "id": "DEV_0"}`},
-		// A "data" list of anything but SQuAD articles, or none, is read on: a row's data column.
-		{`{"data": [{"title": "t"}, {"paragraphs": []}], "_id": "x"}` + "\n{}", true, `{"data": [{"title": "t"}, {"paragraphs": []}], "_id": "x"}`},
-		{`{"data": [{"a": {"paragraphs": []}, "b": "paragraphs"}], "_id": "x"}`, true, `{"data": [{"a": {"paragraphs": []}, "b": "paragraphs"}], "_id": "x"}`},
-		{`{"version": "1.1", "data": [], "x": 1}`, true, `{"version": "1.1", "data": [], "x": 1}`},
-		{`{"data": ["t", {"title": "t"}], "x": [1]}`, true, `{"data": ["t", {"title": "t"}], "x": [1]}`},
-		{`{"data": [null, 1], "x": {}}`, true, `{"data": [null, 1], "x": {}}`},
-		{`{"data": [[1]], "x": 1}`, true, `{"data": [[1]], "x": 1}`},
-		{long + "\n" + `{"b": 1}`, false, long},                                // longer than the buffer's 4096 bytes
-		{"[" + long + `, {"b": 1}]`, false, "[" + long},                        // likewise
-		{`{"a": "cut` + "\n" + `{"b": 1}`, false, `{"a": "cut` + "\n"},         // a line cut in a string
-		{`{"a": "cut"` + "\n" + `{"b": 1}`, false, `{"a": "cut"` + "\n" + `{`}, // a line cut after a value
-		{`{"a": [1]` + "\n" + `{"b": 1}`, false, `{"a": [1]` + "\n" + `{`},     // likewise
-		{`x"}` + "\n" + `{"b": 1}`, false, `x`},                                // a line cut at its start
-		{`"a"`, false, `"`},                                                    // no object
-		{`}` + "\n" + `{"b": 1}`, false, `}`},
-		{`{"version": "1.1", "data": [{"title": "t"}]}`, false, `{"version": "1.1", "data": [{"title": "t"}]}`},
-		{`{"data": {"x": [1]}, "y": [2]}`, true, `{"data": {"x": [1]}, "y": [2]}`}, // no list
-		{`{"a": "data", "b": [1]}`, true, `{"a": "data", "b": [1]}`},               // a value, not a key
-		{`[[1], {"a": 1}]`, false, `[[`},
-		{`[1, {"a": 1}]`, false, `[1`},
-		{`["s", {"a": 1}]`, false, `["s"`},
-		{`[]`, false, `[]`},
-		{`[{"a": 1`, false, `[{"a": 1`}, // the input ended first
-	} {
-		r, w := io.Pipe()
-		go func() {
-			for i := range len(tt.in) {
-				w.Write([]byte{tt.in[i]})
-			}
-			w.Close()
-		}()
-		br := bufio.NewReader(r)
-		got := string(firstObject(br, tt.data))
-		whole := string(firstObject(bufio.NewReader(strings.NewReader(tt.in)), tt.data))
-		if got != tt.want || whole != tt.want {
-			t.Errorf("firstObject(%q, %v) read %q a byte at a time (%q whole), want %q", tt.in, tt.data, got, whole, tt.want)
-		}
-		br.Discard(br.Buffered())
-		go io.Copy(io.Discard, r) // the writer's other bytes
-	}
-}
-
-// FuzzFirstObject: firstObject, and detectHead, which reads on from where it stops, return the
-// same bytes whether their input comes whole or a byte at a time, so that what a file is taken
-// for does not hang on how a pipe cut it.
-func FuzzFirstObject(f *testing.F) {
-	for _, s := range []string{`[{"a": "}]\"{"}, {"b": 1}]`, `{"version": "1.1", "data": [{"title": "t"}]}`,
-		`{"data": {"x": [1]}, "y": [2]}`, `{"a": "data", "b": [1]}`, `[[1], {"a": 1}]`, `["s", {"a": 1}]`, `[{"a": 1`,
-		`{"d\u0061ta": [1], "data": [2]}`, " \n{\"a\": \"\\\\\"}\n{}", "x}\n\n{\"a\": 1}\n{}", "{\"a\": \"cut\n{\"b\": 1}\n",
-		"{\"data\": [{\"paragraphs\": []}, 1]}", "{\"data\": [{\"title\": \"t\"}], \"_id\": 1}\n{}", "{\"data\": [], \"x\": [\"y\"]}"} {
-		f.Add([]byte(s))
-	}
-	f.Fuzz(func(t *testing.T, in []byte) {
-		for _, data := range []bool{false, true} {
-			whole := firstObject(bufio.NewReader(bytes.NewReader(in)), data)
-			slow := firstObject(bufio.NewReader(iotest.OneByteReader(bytes.NewReader(in))), data)
-			if !bytes.Equal(whole, slow) {
-				t.Errorf("firstObject(%q, %v) = %q a byte at a time, %q whole", in, data, slow, whole)
-			}
-		}
-		whole, _, _ := detectHead(bufio.NewReader(bytes.NewReader(in)))
-		slow, _, _ := detectHead(bufio.NewReader(iotest.OneByteReader(bytes.NewReader(in))))
-		if !bytes.Equal(whole, slow) {
-			t.Errorf("detectHead(%q) = %q a byte at a time, %q whole", in, slow, whole)
-		}
-	})
-}
-
 // TestSQuADSniffChunks: what a SQuAD or CMRC 2018 file is (its layout, or a Hugging Face export)
-// is told by the bytes up to where firstObject stops, not by how many more a read brought with
-// them, so that a file loads the same from a pipe that gives it a byte at a time as given whole.
+// is told by the bytes up to where format.FirstObject stops, not by how many more a read brought
+// with them, so that a file loads the same from a pipe that gives it a byte at a time as given
+// whole.
 func TestSQuADSniffChunks(t *testing.T) {
 	art := `{"title":"t","paragraphs":[{"context":"Paris is in France.","qas":[{"id":"q1","question":"Where?","answers":[{"text":"Paris","answer_start":0}]}]}]}`
 	for _, in := range []string{
