@@ -662,19 +662,27 @@ func TestSourceCutGzip(t *testing.T) {
 
 // TestSourceNoRecords: a file of records with CR line endings, read as one bad line, stops with
 // the advice to convert them, not to run qa-load, which the file does not need; a file whose lines
-// are a benchmark's by what they hold names the qa-load format that reads them, and another file
-// (generic JSON Lines, a file whose name alone names a benchmark) only qa-load.
+// are a benchmark's by what they hold names the qa-load format that reads them (told as qa-load
+// tells it, by its first object whole, however long), and another file (generic JSON Lines, a
+// file whose name alone names a benchmark) only qa-load.
 func TestSourceNoRecords(t *testing.T) {
 	dir := t.TempDir()
 	rec := `{"schema":1,"id":"r","question":"q","answers":["a"]}`
 	results := strings.Repeat(`{"id": 252, "type": "Extraction", "gpt4res": "x", "gpt4judge": "[[0]]"}`+"\n", 30)
 	squad := "{\n  \"version\": \"v2.0\",\n  \"data\": [{\"title\": \"T\",\n    \"paragraphs\": [{\"context\": \"c\", \"qas\": []}]}]\n}\n"
+	// A first object longer than 64 kB is told as qa-load tells it, by its first object whole:
+	// SQuAD's questions follow a long context.
+	long := strings.Repeat("word ", 20000)
+	squadLong := `{"version": "v2.0", "data": [{"title": "T", "paragraphs": [{"context": "` + long + `", "qas": [{"id": "q1", "question": "Where?", "answers": []}]}]}]}`
+	exportLong := strings.Repeat(`{"id": "q1", "title": "T", "context": "`+long+`", "question": "Where?", "answers": {"text": ["word"], "answer_start": [0]}}`+"\n", 3)
 	for _, tc := range []struct{ name, data, want string }{
 		{"cr.jsonl", rec + "\r" + rec + "\r", "so it is no file of records as it is: stopped (convert its CR line endings to LF, as said above)"},
 		{"items.jsonl", `{"question":"q"}` + "\n", "so it is no file of records: stopped (qa-load turns benchmark files into records)"},
 		{"results.jsonl", results, "its first 20 lines are not qapipe records, so it is no file of records: stopped (qa-load --format evalearn-results turns it into records)"},
 		{"dev.json", squad, "its first line opens a JSON document laid out over lines, not one record a line, so it is no file of records: stopped (qa-load --format squad turns it into records)"},
 		{"run.jsonl", `{"_id":"5a8b","question":"q","answer":"a","supporting_facts":[["T",0]],"context":[]}`, "its one line is not a qapipe record, so it is no file of records: stopped (qa-load --format hotpotqa turns it into records)"},
+		{"dev-long.json", squadLong, "its one line is not a qapipe record, so it is no file of records: stopped (qa-load --format squad turns it into records)"},
+		{"rows.jsonl", exportLong, "none of its 3 lines is a qapipe record, so it is no file of records: stopped (qa-load --format squad turns it into records)"},
 		// A list of records saved as one JSON document: qa-load writes them one a line.
 		{"run.json", `[{"schema":1,"id":"a","question":"q"}, {"schema":1,"id":"b","question":"q"}]`, "run.json: it is a JSON array of records, not one record a line: stopped (qa-load --format records writes them one a line)"},
 		{"indented.json", "[\n  {\n    \"schema\": 1,\n    \"id\": \"a\"\n  }\n]\n", "indented.json: it is a JSON array of records, not one record a line: stopped (qa-load --format records writes them one a line)"},

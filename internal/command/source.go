@@ -170,7 +170,7 @@ type LeadingBad struct {
 	good bool
 	bad  int
 	cr   bool   // a bad line was one of CR line endings, which a conversion mends
-	head []byte // the bad lines' text, up to format.HeadSize, for the format qa-load would read
+	head []byte // the bad lines' text, up to format.MaxHead, for the format qa-load would read
 	doc  bool   // the first line opens a JSON document laid out over lines
 	msgs Held   // the bad lines' messages
 }
@@ -221,7 +221,7 @@ func (l *LeadingBad) Bad(file string, e *record.Error, line []byte) error {
 	}
 	l.msgs.Add(l.W, msg, cause, l.doc)
 	l.cr = l.cr || errors.Is(e, record.ErrCRLineEndings)
-	if room := format.HeadSize - len(l.head); room > 0 && line != nil {
+	if room := format.MaxHead - len(l.head); room > 0 && line != nil {
 		l.head = append(l.head, line[:min(len(line), room)]...)
 		l.head = append(l.head, '\n')
 	}
@@ -258,6 +258,10 @@ func (l *LeadingBad) End(file string) error {
 // notRecords is the error of a file that why says is no file of records, with what mends it: a
 // conversion of its line endings when they are CR's, as its bad line said, else qa-load, with
 // the --format that reads the file when its lines are a benchmark's (EvaLearn's results, say).
+//
+// Note: the format was detected from the bad lines' first 64 kB, so that a file whose first
+// object was longer (a SQuAD file with a long context before its questions) was pointed to
+// qa-load without the format that qa-load, which reads the first object whole, detects.
 func (l *LeadingBad) notRecords(file, why string) error {
 	if l.cr {
 		l.Flush()
@@ -267,7 +271,9 @@ func (l *LeadingBad) notRecords(file, why string) error {
 		why = "its first line opens a JSON document laid out over lines, not one record a line"
 	}
 	l.stop()
-	switch f := format.Detect("", l.head); f { // by the lines alone: a file named squad_predictions.json is no SQuAD file
+	// Told as qa-load tells it, by the head it reads (format.Head), but by the lines alone: a file
+	// named squad_predictions.json is no SQuAD file.
+	switch f := format.Detect("", format.HeadOf(l.head)); f {
 	case "", "jsonl", "csv":
 	case "records": // a JSON array of records: their lines would have been good
 		return fmt.Errorf("%s: it is a JSON array of records, not one record a line: stopped (qa-load --format records writes them one a line)", file)

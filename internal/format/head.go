@@ -43,13 +43,40 @@ func FirstObject(br *bufio.Reader, data bool) []byte {
 // named pipe gave no record until 64 kB of it had come, and --format's warning over indented
 // JSON from a pipe was given or not as the bytes happened to come.
 func Head(br *bufio.Reader) (head []byte, full bool, err error) {
+	end, whole := headEnd()
+	head, full, err = peekUntil(br, end)
+	if n := whole(); n > 0 && n < len(head) { // the input ended, or the head filled, in the blanks after it
+		head, full = head[:n], false
+	}
+	return head, full, err
+}
+
+// HeadOf returns Head's bytes of an input whose text, or whose first bytes (MaxHead at most),
+// text holds.
+func HeadOf(text []byte) []byte {
+	end, whole := headEnd()
+	if n := end(text); n > 0 {
+		return text[:n]
+	}
+	if n := whole(); n > 0 {
+		return text[:n]
+	}
+	return text
+}
+
+// headEnd returns the end function, for peekUntil, of Head's bytes, and whole, which reports the
+// length of the first object once that has ended and nothing but blanks has followed it (0
+// else), for an input that ended, or a head that filled, before the end of its line. Like
+// objectScan's, end reads the bytes it is given once, on from those it was given before, and
+// ends where it would have ended given them whole.
+func headEnd() (end func(head []byte) int, whole func() int) {
 	s := objectScan{data: true}
 	obj, j := 0, 0          // the first object's length once it ended; how far the rest of its line is read
 	lines, text := 0, false // the lines ended that held text; whether this one does
 	i := 0
-	// One peekUntil, which reads on past the object's line, or past a fault for two lines, so
-	// that it grows br's buffer from one reader (see grow).
-	head, full, err = peekUntil(br, func(head []byte) int {
+	// One end, which reads on past the object's line, or past a fault for two lines, so that
+	// Head grows br's buffer from one reader (see grow).
+	end = func(head []byte) int {
 		if !s.fault && obj == 0 {
 			if obj = s.end(head); obj == 0 || !s.fault && s.list != 0 {
 				return obj
@@ -84,17 +111,14 @@ func Head(br *bufio.Reader) (head []byte, full bool, err error) {
 			}
 		}
 		return 0
-	})
-	if obj > 0 && !s.fault && len(head) > obj { // the input ended, or the head filled, in the blanks after it
-		head, full = head[:obj], false
 	}
-	return head, full, err
-}
-
-// HeadOf returns Head's bytes of an input whose text, or whose first bytes, text holds.
-func HeadOf(text []byte) []byte {
-	head, _, _ := Head(bufio.NewReaderSize(bytes.NewReader(text), len(text)+1))
-	return head
+	whole = func() int {
+		if s.fault {
+			return 0
+		}
+		return obj
+	}
+	return end, whole
 }
 
 // peekUntil peeks at br until end, given the bytes peeked so far, returns how many of them it

@@ -71,9 +71,9 @@ func TestFirstObject(t *testing.T) {
 	}
 }
 
-// FuzzFirstObject: FirstObject, and Head, which reads on from where it stops, return the
-// same bytes whether their input comes whole or a byte at a time, so that what a file is taken
-// for does not hang on how a pipe cut it.
+// FuzzFirstObject: FirstObject, and Head, which reads on from where it stops, return the same
+// bytes whether their input comes whole or a byte at a time, so that what a file is taken for
+// does not hang on how a pipe cut it; HeadOf, given the input's text, returns Head's.
 func FuzzFirstObject(f *testing.F) {
 	for _, s := range []string{`[{"a": "}]\"{"}, {"b": 1}]`, `{"version": "1.1", "data": [{"title": "t"}]}`,
 		`{"data": {"x": [1]}, "y": [2]}`, `{"a": "data", "b": [1]}`, `[[1], {"a": 1}]`, `["s", {"a": 1}]`, `[{"a": 1`,
@@ -94,12 +94,15 @@ func FuzzFirstObject(f *testing.F) {
 		if !bytes.Equal(whole, slow) {
 			t.Errorf("Head(%q) = %q a byte at a time, %q whole", in, slow, whole)
 		}
+		if of := HeadOf(in); !bytes.Equal(of, whole) {
+			t.Errorf("HeadOf(%q) = %q, Head's %q", in, of, whole)
+		}
 	})
 }
 
 // TestDetectHead: detection decides on the first object (a SQuAD file's first article), or,
 // where the text opens no JSON object or a faulty one, on the first two lines that are not
-// blank; the same bytes whether the input comes whole or a byte at a time.
+// blank; the same bytes whether the input comes whole or a byte at a time, or as text (HeadOf).
 func TestDetectHead(t *testing.T) {
 	record := `{"schema":1,"id":"b","question":"q"}`
 	for _, tt := range []struct{ in, want string }{
@@ -120,6 +123,9 @@ func TestDetectHead(t *testing.T) {
 		slow, _, _ := Head(bufio.NewReader(iotest.OneByteReader(strings.NewReader(tt.in))))
 		if string(whole) != tt.want || string(slow) != tt.want || err != nil {
 			t.Errorf("Head(%q) = %q, %v (%q a byte at a time), want %q", tt.in, whole, err, slow, tt.want)
+		}
+		if of := HeadOf([]byte(tt.in)); string(of) != tt.want {
+			t.Errorf("HeadOf(%q) = %q, want %q", tt.in, of, tt.want)
 		}
 	}
 }

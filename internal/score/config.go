@@ -436,8 +436,8 @@ func (cfg *config) checkOutputNames(c *cli.Context, stdin io.Reader) error {
 
 // holdsRecords reports whether path is a regular file that opens as a file of records does
 // (format.Records), as no summary qa-score writes does. Its head is read as qa-load's detection
-// and the stages read it (textfile.NewReader): records gzip-compressed, in UTF-16 or after a byte
-// order mark are records too.
+// reads it (format.Head) and the stages read it (textfile.NewReader): records gzip-compressed, in
+// UTF-16 or after a byte order mark are records too.
 //
 // Note: the file's raw bytes were looked at, so that qa-score --summary preds.jsonl.gz wrote the
 // summary over compressed records (as over ones PowerShell wrote in UTF-16), exit 0.
@@ -453,7 +453,7 @@ func holdsRecords(path string) bool {
 		return false
 	}
 	defer f.Close()
-	head, _ := bufio.NewReaderSize(textfile.NewReader(f), format.HeadSize).Peek(format.HeadSize)
+	head, _, _ := format.Head(bufio.NewReaderSize(textfile.NewReader(f), format.HeadSize))
 	return format.Records(head)
 }
 

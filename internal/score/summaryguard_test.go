@@ -5,6 +5,7 @@ import (
 	"compress/gzip"
 	"os"
 	"path/filepath"
+	"strings"
 	"testing"
 
 	"golang.org/x/text/encoding/unicode"
@@ -34,6 +35,7 @@ func TestHoldsRecords(t *testing.T) {
 		{"records", []byte(rec), true},
 		{"records with a BOM", append([]byte("\ufeff"), rec...), true},
 		{"array of records", []byte("[" + rec + "]"), true},
+		{"a record longer than 64 kB", []byte(`{"schema":1,"id":"a","question":"` + strings.Repeat("q", 1<<17) + `"}` + "\n" + rec), true},
 		{"gzip records", gz([]byte(rec)), true},
 		{"UTF-16 records", utf16, true},
 		{"gzip UTF-16 records", gz(utf16), true},
