@@ -10,6 +10,7 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/qapipe/qapipe/internal/format"
 	"github.com/qapipe/qapipe/pkg/record"
 )
 
@@ -154,5 +155,66 @@ func BenchmarkRunLongFirstLine(b *testing.B) {
 		if err := Run(context.Background(), []string{"qa-load", path}, nil, &stdout, io.Discard); err != nil || bytes.Count(stdout.Bytes(), []byte("\n")) != 101 {
 			b.Fatalf("qa-load rows.jsonl = %v, %d records; want 101", err, bytes.Count(stdout.Bytes(), []byte("\n")))
 		}
+	}
+}
+
+// BenchmarkDetectFile detects the format of files whose first object is megabytes long, as qa-load
+// does before it loads them (detectFile: format.Head, then format.Detect): a SQuAD file whose
+// first article runs to 18 MiB, past format.MaxHead, and a LongMemEval file whose first item
+// holds a 5 MB haystack.
+func BenchmarkDetectFile(b *testing.B) {
+	dir := b.TempDir()
+	var squad bytes.Buffer
+	squad.WriteString(`{"version": "v2.0", "data": [{"title": "Long", "paragraphs": [`)
+	for p := range 2300 {
+		if p > 0 {
+			squad.WriteString(", ")
+		}
+		squad.WriteString(`{"qas": [`)
+		for q := range 20 {
+			if q > 0 {
+				squad.WriteString(", ")
+			}
+			fmt.Fprintf(&squad, `{"question": "Which word comes %d?", "id": "p%dq%d", "answers": [{"text": "words", "answer_start": 5}], "is_impossible": false}`, q, p, q)
+		}
+		fmt.Fprintf(&squad, `], "context": "%s"}`, strings.Repeat("Some words of a paragraph. ", 200))
+	}
+	squad.WriteString(`]}, {"title": "Short", "paragraphs": []}]}`)
+	var lme bytes.Buffer
+	lme.WriteString(`[{"question_id": "q0", "question_type": "multi-session", "question": "How many?", "answer": 3, "haystack_sessions": [`)
+	for s := range 500 {
+		if s > 0 {
+			lme.WriteString(", ")
+		}
+		lme.WriteString("[")
+		for t := range 10 {
+			if t > 0 {
+				lme.WriteString(", ")
+			}
+			fmt.Fprintf(&lme, `{"role": "user", "content": "%s"}`, strings.Repeat("Some words of a long chat turn. ", 32))
+		}
+		lme.WriteString("]")
+	}
+	lme.WriteString(`]}, {"question_id": "q1", "question_type": "multi-session", "question": "How many?", "answer": 3, "haystack_sessions": []}]`)
+	for _, bc := range []struct {
+		name, want string
+		text       []byte
+	}{
+		{"squad.json", "squad", squad.Bytes()},
+		{"longmemeval.json", "longmemeval", lme.Bytes()},
+	} {
+		path := filepath.Join(dir, bc.name)
+		if err := os.WriteFile(path, bc.text, 0o644); err != nil {
+			b.Fatal(err)
+		}
+		b.Run(bc.name, func(b *testing.B) {
+			b.SetBytes(int64(min(len(bc.text), format.MaxHead)))
+			b.ReportAllocs()
+			for b.Loop() {
+				if got, ok := detectFile(path); got != bc.want || !ok {
+					b.Fatalf("detectFile(%s) = %q, %v; want %q", bc.name, got, ok, bc.want)
+				}
+			}
+		})
 	}
 }
