@@ -6,7 +6,6 @@ package format
 import (
 	"bytes"
 	"encoding/json"
-	"io"
 	"path/filepath"
 	"regexp"
 	"slices"
@@ -42,8 +41,18 @@ import (
 // question_id and a question_type ("factoid") as LongMemEval's, every item bad.
 func Detect(name string, head []byte) string {
 	base := strings.ToLower(filepath.Base(TrimGz(name)))
-	has := func(key string) bool { return bytes.Contains(head, []byte(`"`+key+`"`)) }
-	ms, _, _, whole := firstMembers(head)
+	var quoted map[string]bool // the textKeys head holds in quotes, read when first asked
+	has := func(key string) bool {
+		if !textKeys[key] {
+			return bytes.Contains(head, []byte(`"`+key+`"`))
+		}
+		if quoted == nil {
+			quoted = quotedKeys(head)
+		}
+		return quoted[key]
+	}
+	first := firstMembers(head) // decoded once, for every rule below
+	ms, whole := first.ms, first.whole
 	// tell is what the first object's own members say (own), or the text (text) when that object
 	// is not whole in head and its whole members do not tell.
 	tell := func(own func(map[string]json.RawMessage) bool, text func() bool) bool {
@@ -58,10 +67,10 @@ func Detect(name string, head []byte) string {
 		return "evalearn-results"
 	case tell(evaLearnSequence, func() bool { return has("question_ids") }) || strings.HasPrefix(base, "evalearn_"):
 		return "evalearn"
-	case hotpotItem(head, has): // official, or the Hugging Face export
+	case hotpotItem(first, has): // official, or the Hugging Face export
 		return "hotpotqa"
 	// The test files' items hold no supporting facts: their fields tell them (hotpotTestItem).
-	case hotpotTestItem(head):
+	case hotpotTestItem(first):
 		return "hotpotqa"
 	case tell(longMemEvalItem, func() bool {
 		return has("haystack_sessions") || has("haystack_session_ids") || has("question_id") && has("question_type")
@@ -81,7 +90,7 @@ func Detect(name string, head []byte) string {
 		return "squad"
 	// A Hugging Face export of SQuAD (or of a dataset in its features: CMRC 2018's), a question
 	// an object: its first object's own members tell it, not a nested one's.
-	case SQuADExport(head):
+	case squadExport(ms):
 		if strings.Contains(base, "cmrc") || mostlyHan(head) {
 			return "cmrc2018"
 		}
@@ -99,6 +108,38 @@ func Detect(name string, head []byte) string {
 		return "jsonl"
 	}
 	return ""
+}
+
+// textKeys are the keys whose text (in quotes, anywhere in head) Detect's rules look for when the
+// first object's own members do not tell its format; textKeyMax is the length of the longest.
+var textKeys, textKeyMax = func() (map[string]bool, int) {
+	keys, longest := map[string]bool{}, 0
+	for _, k := range strings.Fields(`_id canonical_answer category context_text conversation evidence gpt4judge gpt4res
+		haystack_session_ids haystack_sessions paragraphs position_in_sequence prompt qa qas query_id question_id
+		question_ids question_type rubric sample_id sent_id session_1 supporting_facts`) {
+		keys[k], longest = true, max(longest, len(k))
+	}
+	return keys, longest
+}()
+
+// quotedKeys returns the textKeys that head holds in quotes, "key", as bytes.Contains finds
+// them, in one pass over head for them all: as a key holds no quote, "key" is the text between
+// two quotes in a row.
+//
+// Note: bytes.Contains for each key read a SQuAD file's cut first article, 16 MiB, a dozen times.
+func quotedKeys(head []byte) map[string]bool {
+	found := map[string]bool{}
+	for q := bytes.IndexByte(head, '"'); q >= 0; {
+		n := bytes.IndexByte(head[q+1:], '"')
+		if n < 0 {
+			break
+		}
+		if text := head[q+1 : q+1+n]; n <= textKeyMax && textKeys[string(text)] && !found[string(text)] {
+			found[string(text)] = true
+		}
+		q += n + 1
+	}
+	return found
 }
 
 // isRecordLine reports whether head opens with a qapipe record line: a JSON object with a numeric
@@ -170,41 +211,58 @@ var recordStart = regexp.MustCompile(`^\{\s*"schema"\s*:\s*-?[0-9][0-9.eE+-]*\s*
 // context, question and text; a cut at the end is ignored) holds at least as many Chinese
 // characters as ASCII letters: Chinese text, not English text that names a Chinese place or
 // person.
+//
+// It reads head's tokens as a json.Decoder's Token would, up to the first that it would not give
+// (jsonTokens), but decodes no string but the keys and the text it counts.
+//
+// Note: a json.Decoder's tokens took 175 ms, and 2 million allocations, of a SQuAD file's first
+// article of 14 MB.
 func mostlyHan(head []byte) bool {
-	dec := json.NewDecoder(bytes.NewReader(head))
 	var han, latin int
-	var objects []bool // for each open object or array: whether it is an object
-	key, last := false, ""
+	var objects []bool        // for each open object or array: whether it is an object
+	key, text := false, false // a key comes next; the last key was one of text
+	toks := jsonTokens{text: head}
 	for {
-		tok, err := dec.Token()
-		if err != nil {
+		kind, raw := toks.next()
+		if kind == tokenNone {
 			break
 		}
-		switch t := tok.(type) {
-		case json.Delim:
-			switch t {
-			case '{', '[':
-				objects = append(objects, t == '{')
-				key = t == '{'
-				continue
-			default:
-				objects = objects[:len(objects)-1]
-			}
-		case string:
+		switch kind {
+		case '{', '[':
+			objects = append(objects, kind == '{')
+			key = kind == '{'
+			continue
+		case '}', ']':
+			objects = objects[:len(objects)-1]
+		case '"':
 			if key {
-				key, last = false, t
+				key, text = false, textKey(raw)
 				continue
 			}
-			if last != "title" && last != "context" && last != "question" && last != "text" {
+			if !text {
 				break
 			}
-			h, l := scripts(t)
+			h, l := stringScripts(raw)
 			han, latin = han+h, latin+l
 		}
 		// A value ended: in an object, a key comes next.
 		key = len(objects) > 0 && objects[len(objects)-1]
 	}
 	return han > 0 && han >= latin
+}
+
+// textKey reports whether raw, a valid JSON string with its quotes, is the key of a text that
+// mostlyHan counts: title, context, question or text.
+func textKey(raw []byte) bool {
+	key := raw[1 : len(raw)-1]
+	if bytes.IndexByte(key, '\\') >= 0 {
+		key = []byte(unquote(raw))
+	}
+	switch string(key) {
+	case "title", "context", "question", "text":
+		return true
+	}
+	return false
 }
 
 // MostlyHan reports whether texts hold at least as many Chinese characters as ASCII letters, as
@@ -222,14 +280,21 @@ func MostlyHan(texts ...string) bool {
 // scripts counts the Chinese characters and the ASCII letters of s.
 func scripts(s string) (han, latin int) {
 	for _, r := range s {
-		switch {
-		case r < utf8.RuneSelf && ('a' <= r|0x20 && r|0x20 <= 'z'):
-			latin++
-		case r >= 0x2E80 && unicode.Is(unicode.Han, r):
-			han++
-		}
+		h, l := script(r)
+		han, latin = han+h, latin+l
 	}
 	return han, latin
+}
+
+// script reports whether r is a Chinese character (han 1) or an ASCII letter (latin 1).
+func script(r rune) (han, latin int) {
+	switch {
+	case r < utf8.RuneSelf && ('a' <= r|0x20 && r|0x20 <= 'z'):
+		return 0, 1
+	case r >= 0x2E80 && unicode.Is(unicode.Han, r):
+		return 1, 0
+	}
+	return 0, 0
 }
 
 // SQuADExport reports whether head opens a Hugging Face export of SQuAD's questions
@@ -239,16 +304,16 @@ func scripts(s string) (han, latin int) {
 // the squad and squad_v2 datasets (and others in their features, CMRC 2018's, XQuAD's) hold
 // them. Members nested deeper (an lm-evaluation-harness log's "doc") do not count, and an
 // object cut by the end of head counts by the members it holds whole.
-func SQuADExport(head []byte) bool {
-	ms := FirstMembers(head)
+func SQuADExport(head []byte) bool { return squadExport(firstMembers(head).ms) }
+
+// squadExport reports whether ms, a first object's members, are those of a question of a Hugging
+// Face export of SQuAD (SQuADExport).
+func squadExport(ms map[string]json.RawMessage) bool {
 	if ms["question"] == nil || ms["context"] == nil {
 		return false
 	}
-	var answers map[string]json.RawMessage
-	if json.Unmarshal(ms["answers"], &answers) != nil || answers == nil {
-		return false
-	}
-	return isList(answers["text"]) && isList(answers["answer_start"])
+	answers := members(ms["answers"])
+	return answers != nil && isList(answers["text"]) && isList(answers["answer_start"])
 }
 
 // evaLearnResult reports whether ms, a first object's members, are those of an object of
@@ -310,16 +375,14 @@ func squadLayout(ms map[string]json.RawMessage) bool {
 	return anyItem(ms["data"], article) || article(ms)
 }
 
-// anyItem reports whether raw is a JSON list one of whose items is an object whose members are
-// as ok says.
+// anyItem reports whether raw, a member's value (valid JSON, as firstMembers gives it), is a JSON
+// list one of whose items is an object whose members are as ok says.
 func anyItem(raw json.RawMessage, ok func(map[string]json.RawMessage) bool) bool {
-	var items []json.RawMessage
-	if !isList(raw) || json.Unmarshal(raw, &items) != nil {
+	if !isList(raw) {
 		return false
 	}
-	for _, item := range items {
-		var ms map[string]json.RawMessage
-		if isObject(item) && json.Unmarshal(item, &ms) == nil && ok(ms) {
+	for item := range items(raw) {
+		if isObject(item) && ok(members(item)) {
 			return true
 		}
 	}
@@ -335,18 +398,17 @@ func anyItem(raw json.RawMessage, ok func(map[string]json.RawMessage) bool) bool
 // Only when the first object is not whole in head (cut by its end, or not read as one), and its
 // whole members do not tell, does the text decide, as has finds "supporting_facts" with "_id" or
 // "sent_id" in it.
-func hotpotItem(head []byte, has func(key string) bool) bool {
-	ms, _, _, whole := firstMembers(head)
+func hotpotItem(first firstObject, has func(key string) bool) bool {
+	ms := first.ms
 	if facts := ms["supporting_facts"]; facts != nil {
 		if isString(ms["_id"]) {
 			return true
 		}
-		var hf map[string]json.RawMessage
-		if isString(ms["id"]) && json.Unmarshal(facts, &hf) == nil && isList(hf["title"]) && isList(hf["sent_id"]) {
+		if hf := members(facts); isString(ms["id"]) && isList(hf["title"]) && isList(hf["sent_id"]) {
 			return true
 		}
 	}
-	return !whole && has("supporting_facts") && (has("_id") || has("sent_id"))
+	return !first.whole && has("supporting_facts") && (has("_id") || has("sent_id"))
 }
 
 // hotpotTestItem reports whether head opens HotpotQA items as its test files hold them, with no
@@ -357,12 +419,12 @@ func hotpotItem(head []byte, has func(key string) bool) bool {
 // title and the opening of its sentence list. Members nested deeper (an evaluation log's "doc"),
 // an "_id" that is no string (a MongoDB export's {"$oid": ...}), and a context of texts,
 // passages or [title, text] pairs (a generic file's) do not count.
-func hotpotTestItem(head []byte) bool {
-	ms, cut, rest, _ := firstMembers(head)
+func hotpotTestItem(first firstObject) bool {
+	ms := first.ms
 	if !isString(ms["_id"]) || !isString(ms["question"]) {
 		return false
 	}
-	if cut == "context" {
+	if cut, rest := first.cut(); cut == "context" {
 		return hotpotContextStart.Match(rest)
 	}
 	var pairs []json.RawMessage
@@ -399,44 +461,9 @@ func isList(raw json.RawMessage) bool {
 
 // FirstMembers returns the members of the first JSON object that head opens, as the top-level
 // value or as the first item of a top-level array, by key, each value whole (a key given twice
-// gives its last); a value cut by the end of head, and what follows it, is left out.
-func FirstMembers(head []byte) map[string]json.RawMessage {
-	ms, _, _, _ := firstMembers(head)
-	return ms
-}
-
-// firstMembers returns FirstMembers' members, the key of the value cut by the end of head ("" if
-// none is) with what head holds after that key, the value's opening, and whether the object is
-// whole in head, its closing brace read.
-func firstMembers(head []byte) (ms map[string]json.RawMessage, cut string, rest []byte, whole bool) {
-	ms = map[string]json.RawMessage{}
-	dec := json.NewDecoder(bytes.NewReader(head))
-	tok, err := dec.Token()
-	if err == nil && tok == json.Delim('[') {
-		tok, err = dec.Token()
-	}
-	if err != nil || tok != json.Delim('{') {
-		return ms, "", nil, false
-	}
-	for dec.More() {
-		tok, err := dec.Token()
-		key, ok := tok.(string)
-		if err != nil || !ok {
-			return ms, "", nil, false
-		}
-		at := dec.InputOffset()
-		var value json.RawMessage
-		if err := dec.Decode(&value); err != nil {
-			if err == io.ErrUnexpectedEOF {
-				return ms, key, head[at:], false
-			}
-			return ms, "", nil, false
-		}
-		ms[key] = value
-	}
-	tok, err = dec.Token()
-	return ms, "", nil, err == nil && tok == json.Delim('}')
-}
+// gives its last); a value cut by the end of head, and what follows it, is left out. The values
+// are head's bytes, not copies.
+func FirstMembers(head []byte) map[string]json.RawMessage { return firstMembers(head).ms }
 
 // Ext is the extension of the file name, in lower case, without its ".gz" suffix: ".tsv" for
 // dev.TSV.gz and DEV.TSV.GZ.
