@@ -6,6 +6,7 @@ package format
 import (
 	"bytes"
 	"encoding/json"
+	"errors"
 	"path/filepath"
 	"regexp"
 	"slices"
@@ -30,10 +31,9 @@ import (
 // A benchmark's file is told by its first object's own members (the first line's, the top-level
 // object's or a JSON array's first item), as each rule below names them: a benchmark's key nested
 // in another field (a generic row's meta), a key's name as a value, or a later line's key, leaves
-// a generic file generic. Only when that object is not whole in head (longer than it, as
-// LoCoMo's and LongMemEval's first items are than a 64 kB head, or not read as one, or a SQuAD
-// file's object, which qa-load's head ends after its first article) does the text decide, the
-// keys found anywhere in head (has).
+// a generic file generic. Only when that object is not whole in head (longer than the MaxHead
+// bytes Head reads, or not read as one, or a SQuAD file's object, which Head ends after its first
+// article) does the text decide, the keys found anywhere in head (has).
 //
 // Note: the text decided every rule but HotpotQA's, so a JSON Lines file whose rows held
 // {"meta": {"gpt4res": ...}} was read as EvaLearn's results, every row loading (exit 0) as
@@ -51,7 +51,13 @@ func Detect(name string, head []byte) string {
 		}
 		return quoted[key]
 	}
-	first := firstMembers(head) // decoded once, for every rule below
+	switch {
+	case Records(head):
+		return "records"
+	case slices.Contains([]string{".csv", ".tsv", ".tab"}, Ext(name)):
+		return "csv"
+	}
+	first := firstMembers(head) // read once, for every rule below
 	ms, whole := first.ms, first.whole
 	// tell is what the first object's own members say (own), or the text (text) when that object
 	// is not whole in head and its whole members do not tell.
@@ -59,10 +65,6 @@ func Detect(name string, head []byte) string {
 		return own(ms) || !whole && text()
 	}
 	switch {
-	case Records(head):
-		return "records"
-	case slices.Contains([]string{".csv", ".tsv", ".tab"}, Ext(name)):
-		return "csv"
 	case tell(evaLearnResult, func() bool { return has("gpt4judge") || has("gpt4res") || has("position_in_sequence") }):
 		return "evalearn-results"
 	case tell(evaLearnSequence, func() bool { return has("question_ids") }) || strings.HasPrefix(base, "evalearn_"):
@@ -146,24 +148,31 @@ func quotedKeys(head []byte) map[string]bool {
 // "schema" and a string or numeric "id" at its top level. The first non-blank line decides, unless
 // it is not JSON at all: a file cut at its start (by tail -c, split -b, a download resumed at the
 // wrong byte) begins with the end of a line, and the next line decides then; the Records loader
-// reports the cut line as a bad one. A line longer than head (a LongMemEval record with its
-// history runs to hundreds of kB) cannot be decoded; it is one when it opens with those two
-// members, as every stage writes them. A cut line longer than head hides the next one: --format
+// reports the cut line as a bad one. A line that head cuts cannot be decoded (one longer than
+// MaxHead, or one that Head ends within, after a SQuAD article or a JSON array's first item); it
+// is one when it opens with those two members, as every stage writes them. Detect is not told
+// where its head was cut: a line that ends head without its newline is taken as cut when it is
+// no JSON and head is HeadSize bytes or more, and read whole otherwise (a line that is JSON is
+// whole, as Head gives a first line, up to its object's end; a shorter one that is no JSON is a
+// record line cut short where the file ends, no record). A cut line hides the next one: --format
 // records reads such a file.
 //
 // Note: an id that is a number makes a bad record, as every other stage reads it, not a generic
 // row: read as one, a record written by another program with "id": 7 would load with its
 // prediction, judgments and scores moved into meta, and exit 0. Only one line is looked past:
 // a file that is cut has one cut line, and one with more lines that are not JSON at its start is
-// no file of records, nor JSON Lines (a JSON document laid out on lines, a table).
+// no file of records, nor JSON Lines (a JSON document laid out on lines, a table). A first line
+// of HeadSize bytes or more, which Head gives whole (without its newline), was taken as cut and
+// told by its opening, so that a record another program wrote, its id first, was a generic row
+// when it ran past 64 kB, and a record when it did not.
 func isRecordLine(head []byte) bool {
 	rest := bytes.TrimLeft(head, " \t\r\n")
 	for looked := 0; ; looked++ {
 		line, after, found := bytes.Cut(rest, []byte("\n"))
-		if !found && len(head) >= HeadSize {
+		record, isJSON := recordLine(line)
+		if !found && !isJSON && len(head) >= HeadSize { // cut by the end of head
 			return recordStart.Match(line)
 		}
-		record, isJSON := recordLine(line)
 		if isJSON || !found || looked == 1 {
 			return record
 		}
@@ -171,8 +180,8 @@ func isRecordLine(head []byte) bool {
 	}
 }
 
-// Records reports whether head, a file's first HeadSize bytes (or all of a shorter one), opens a
-// file of qapipe records as Detect tells one: record lines, or a JSON array of records.
+// Records reports whether head, the bytes of a file that Head reads (or HeadOf), opens a file of
+// qapipe records as Detect tells one: record lines, or a JSON array of records.
 func Records(head []byte) bool { return isRecordLine(head) || isRecordArray(head) }
 
 // isRecordArray reports whether head opens a JSON array whose first item opens as a qapipe
@@ -184,23 +193,30 @@ func isRecordArray(head []byte) bool {
 }
 
 // recordLine reports whether line, whole, is a qapipe record line (see isRecordLine), and whether
-// it is JSON at all.
+// it is JSON at all. A line whose quotes and brackets do not close at its end is no JSON, told
+// without decoding it (a first line of megabytes that head cuts); json.Unmarshal tells the others,
+// its syntax error where it is no JSON.
 func recordLine(line []byte) (record, isJSON bool) {
-	if !json.Valid(line) {
+	t := bytes.Trim(line, " \t\r\n")
+	if len(t) > 0 && (t[0] == '{' || t[0] == '[' || t[0] == '"') && valueEnd(t) != len(t) {
 		return false, false
 	}
 	var probe struct {
 		Schema *float64        `json:"schema"`
 		ID     json.RawMessage `json:"id"`
 	}
-	if json.Unmarshal(line, &probe) != nil || probe.Schema == nil || len(probe.ID) == 0 {
+	switch err := json.Unmarshal(line, &probe); {
+	case errors.As(err, new(*json.SyntaxError)):
+		return false, false
+	case err != nil || probe.Schema == nil || len(probe.ID) == 0:
 		return false, true
 	}
 	return probe.ID[0] == '"' || probe.ID[0] == '-' || '0' <= probe.ID[0] && probe.ID[0] <= '9', true
 }
 
-// HeadSize is how many bytes of a file Detect is given: its first HeadSize bytes, or all of a
-// shorter one.
+// HeadSize is the size of the buffer that a file's head is first read into (Head grows it, up to
+// MaxHead, to hold the first object whole), and the length from which a head whose last line,
+// without its newline, is no JSON is taken as cut within that line (isRecordLine).
 const HeadSize = 1 << 16
 
 // recordStart matches the start of a record line as qapipe's writer (and json.dumps of one)

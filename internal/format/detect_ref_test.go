@@ -248,3 +248,19 @@ func refFirstMembers(head []byte) (ms map[string]json.RawMessage, cut string, re
 	tok, err = dec.Token()
 	return ms, "", nil, err == nil && tok == json.Delim('}')
 }
+
+// refRecordLine is recordLine as it was, which checked the line with json.Valid before it
+// unmarshalled it.
+func refRecordLine(line []byte) (record, isJSON bool) {
+	if !json.Valid(line) {
+		return false, false
+	}
+	var probe struct {
+		Schema *float64        `json:"schema"`
+		ID     json.RawMessage `json:"id"`
+	}
+	if json.Unmarshal(line, &probe) != nil || probe.Schema == nil || len(probe.ID) == 0 {
+		return false, true
+	}
+	return probe.ID[0] == '"' || probe.ID[0] == '-' || '0' <= probe.ID[0] && probe.ID[0] <= '9', true
+}

@@ -39,11 +39,12 @@ var sameHeads = []string{
 	`{"a": "x\u12"}`, `{"a": "x\q"}`, "{\"a\": \"x\ty\"}", `{"a\"b": 1, "a\\": 2, "\u00e9": 3}`, "{\"\xff\": \"\xfe\"}", `{"a": [1, 2,]}`,
 	`{"a": [}`, `{"a": {"b": "}"}, "c": "\\"}`, `[]`, `[1, {"a": 1}]`, `[[{"a": 1}]]`, `"title"`, `{}`, `{} {"title": "长"}`,
 	`{"title": "长"} {"title": "x"}`, `{"title": ["长", {"context": "江"}]}`, `{"a": [` + strings.Repeat("[", 10001), `{"a": ` + strings.Repeat("[", 10001) + strings.Repeat("]", 10001) + `}`,
-	`{"a": "cut`, `{"a": "cut\`, `{"a": "cut\u00`, `{"a": {"b": [1, "x`, `{"a": {"b" 1}`, `{"a": {"b": 1}} trailing`,
+	`{"a": "cut`, `{"a": "cut\`, `{"a": "cut\u00`, `{"schema": 1, "id": "x"}`, ` {"schema": 1e999, "id": "x"} `, `["x"] `, `"x`, `1 2`, `{"a": {"b": [1, "x`, `{"a": {"b" 1}`, `{"a": {"b": 1}} trailing`,
 }
 
 // TestDetectSame: Detect, and each function it is made of, tells what the reference (the
-// functions as they were, which decoded the head with encoding/json for each rule) tells, of
+// functions as they were, which decoded the head with encoding/json for each rule) tells (but
+// for isRecordLine, which both share), of
 // sameHeads and of the files in testdata, whole and cut at many lengths, as a head ends where
 // MaxHead, a first article or the input does.
 func TestDetectSame(t *testing.T) {
@@ -93,6 +94,7 @@ func checkSame(t *testing.T, head []byte) {
 			head, first.ms, gotCut, gotRest, first.whole, ms, cut, rest, whole)
 	}
 	has := func(key string) bool { return bytes.Contains(head, []byte(`"`+key+`"`)) }
+	refRecord, refJSON := refRecordLine(head)
 	for _, tt := range []struct {
 		what      string
 		got, want bool
@@ -108,6 +110,9 @@ func checkSame(t *testing.T, head []byte) {
 		if tt.got != tt.want {
 			t.Errorf("%s(%.200q) = %v, the reference %v", tt.what, head, tt.got, tt.want)
 		}
+	}
+	if record, isJSON := recordLine(head); record != refRecord || isJSON != refJSON {
+		t.Errorf("recordLine(%.200q) = %v, %v; the reference %v, %v", head, record, isJSON, refRecord, refJSON)
 	}
 	if json.Valid(head) {
 		checkWalk(t, head)

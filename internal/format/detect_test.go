@@ -274,3 +274,26 @@ func FuzzMostlyHan(f *testing.F) {
 		mostlyHan(doc[:min(max(cut, 0), len(doc))]) // a cut head: no panic
 	})
 }
+
+// TestDetectLongRecordLine: a first line longer than HeadSize that head holds whole (as Head
+// gives it, up to the end of its object, or with its newline) is a record line or not by its
+// JSON, as a shorter one is: a record written by another program, its id first, is records,
+// and one whose schema is null is none, though it opens as qapipe writes a record. A line that
+// is no JSON and fills HeadSize bytes or more is taken as one that head cut: its opening tells.
+func TestDetectLongRecordLine(t *testing.T) {
+	long := strings.Repeat("x", HeadSize+100)
+	for _, tt := range []struct{ head, want string }{
+		{`{"id":"q","schema":1,"context":"` + long + `"}`, "records"},
+		{`{"id":"q","schema":1,"context":"` + long + `"}` + "\n" + `{"id":"r","schema":1}`, "records"},
+		{` {"id":"q","schema":1,"context":"` + long + `"}` + "\r\n", "records"},
+		{`{"schema":1,"id":"q","context":"` + long + `","schema":null}`, "jsonl"},
+		{`{"schema":1,"id":"q","context":"` + long + `"}`, "records"},
+		{`{"schema":1,"id":"q","context":"` + long, "records"},         // cut
+		{`{"schema":1,"id":"q","context":"` + long + `"}}`, "records"}, // no JSON: taken as cut
+		{`{"id":"q","schema":1,"context":"` + long, "jsonl"},           // cut, not as qapipe writes it
+	} {
+		if got := Detect("run.jsonl", []byte(tt.head)); got != tt.want {
+			t.Errorf("Detect(%q, %.60q… %d bytes) = %q, want %q", "run.jsonl", tt.head, len(tt.head), got, tt.want)
+		}
+	}
+}

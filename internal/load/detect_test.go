@@ -6,6 +6,7 @@ import (
 	"maps"
 	"os"
 	"path/filepath"
+	"strings"
 	"testing"
 
 	"github.com/qapipe/qapipe/internal/format"
@@ -120,5 +121,19 @@ func TestDetectFilesOnce(t *testing.T) {
 	}
 	if got, err := a.detectFormat("other.jsonl", "other.jsonl", squad, false, nil); got != "squad" || err != nil {
 		t.Errorf("detectFormat(a file detectFiles left out) = %q, %v; want squad, by its head", got, err)
+	}
+}
+
+// TestDetectLongRecordFile: a file of records whose first line runs past 64 kB is records by
+// that line's JSON, read whole, as one with a shorter first line is: a record another program
+// wrote, its id before its schema, is not taken for a generic row.
+func TestDetectLongRecordFile(t *testing.T) {
+	path := filepath.Join(t.TempDir(), "run.jsonl")
+	first := `{"id":"q1","schema":1,"question":"Where?","context":[{"text":"` + strings.Repeat("x", 70000) + `"}]}`
+	if err := os.WriteFile(path, []byte(first+"\n"+`{"id":"q2","schema":1,"question":"Why?"}`+"\n"), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	if got, ok := detectFile(path); got != "records" || !ok {
+		t.Errorf("detectFile(run.jsonl, a first record line of %d bytes) = %q, %v; want records", len(first), got, ok)
 	}
 }
