@@ -5,6 +5,8 @@ import (
 	"fmt"
 	"strings"
 	"testing"
+
+	"github.com/qapipe/qapipe/internal/testgen"
 )
 
 // BenchmarkDetect tells the format of heads of megabytes, as Head reads them whole: a first
@@ -36,55 +38,11 @@ func benchHead(name string) []byte {
 	var buf bytes.Buffer
 	switch name {
 	case "longmemeval-5MB":
-		buf.WriteString("[")
-		for q := range 2 {
-			if q > 0 {
-				buf.WriteString(", ")
-			}
-			var ids, sessions []string
-			for s := range 500 {
-				ids = append(ids, fmt.Sprintf(`"s%d_%d"`, q, s))
-				var turns []string
-				for t := range 10 {
-					turns = append(turns, fmt.Sprintf(`{"role": "%s", "content": "%s"}`, []string{"user", "assistant"}[t%2],
-						strings.Repeat("Some words of a long chat turn. ", 32)))
-				}
-				sessions = append(sessions, "["+strings.Join(turns, ", ")+"]")
-			}
-			fmt.Fprintf(&buf, `{"question_id": "q%d", "question_type": "multi-session", "question": "How many?", "answer": 3, `+
-				`"question_date": "2023/06/01 (Thu) 10:00", "haystack_session_ids": [%s], `+
-				`"haystack_sessions": [%s], "answer_session_ids": ["s%d_1"]}`, q,
-				strings.Join(ids, ", "), strings.Join(sessions, ", "), q)
-		}
-		buf.WriteString("]")
-	case "squad-12MB", "squad-18MB-cut":
-		paragraphs := 1500
-		if name == "squad-18MB-cut" {
-			paragraphs = 2250
-		}
-		buf.WriteString(`{"version": "v2.0", "data": [`)
-		for a := range 2 {
-			if a > 0 {
-				buf.WriteString(", ")
-			}
-			fmt.Fprintf(&buf, `{"title": "Article_%d", "paragraphs": [`, a)
-			for p := range paragraphs {
-				if p > 0 {
-					buf.WriteString(", ")
-				}
-				buf.WriteString(`{"qas": [`)
-				for q := range 20 {
-					if q > 0 {
-						buf.WriteString(", ")
-					}
-					fmt.Fprintf(&buf, `{"question": "Which word comes %d?", "id": "a%dp%dq%d", "answers": [{"text": "words", `+
-						`"answer_start": 5}], "is_impossible": false}`, q, a, p, q)
-				}
-				fmt.Fprintf(&buf, `], "context": "%s"}`, strings.Repeat("Some words of a paragraph. ", 200))
-			}
-			buf.WriteString("]}")
-		}
-		buf.WriteString("]}")
+		testgen.LongMemEval(&buf, 2, 500, 10, 32)
+	case "squad-12MB":
+		testgen.SQuAD(&buf, 2, 1500, 20, 200, ", ")
+	case "squad-18MB-cut":
+		testgen.SQuAD(&buf, 2, 2250, 20, 200, ", ")
 	case "jsonl-4MB":
 		fmt.Fprintf(&buf, `{"id": "q0", "question": "Where?", "answers": ["here"], "context": "%s"}`+"\n",
 			strings.Repeat("Some words of a long context. ", 4<<20/30))

@@ -11,6 +11,7 @@ import (
 	"testing"
 
 	"github.com/qapipe/qapipe/internal/format"
+	"github.com/qapipe/qapipe/internal/testgen"
 	"github.com/qapipe/qapipe/pkg/record"
 )
 
@@ -73,29 +74,7 @@ func benchLoad(b *testing.B, load Loader, data []byte, records int) {
 func BenchmarkSQuAD(b *testing.B) {
 	var buf bytes.Buffer
 	const articles, paragraphs, questions = 200, 10, 5
-	buf.WriteString(`{"version": "v2.0", "data": [`)
-	for a := range articles {
-		if a > 0 {
-			buf.WriteString(", ")
-		}
-		fmt.Fprintf(&buf, `{"title": "Article_%d", "paragraphs": [`, a)
-		for p := range paragraphs {
-			if p > 0 {
-				buf.WriteString(", ")
-			}
-			buf.WriteString(`{"qas": [`)
-			for q := range questions {
-				if q > 0 {
-					buf.WriteString(",\n")
-				}
-				fmt.Fprintf(&buf, `{"question": "Which word comes %d?", "id": "a%dp%dq%d", "answers": [{"text": "words", `+
-					`"answer_start": 5}], "is_impossible": false}`, q, a, p, q)
-			}
-			fmt.Fprintf(&buf, `], "context": "%s"}`, strings.Repeat("Some words of a paragraph. ", 30))
-		}
-		buf.WriteString("]}")
-	}
-	buf.WriteString("]}")
+	testgen.SQuAD(&buf, articles, paragraphs, questions, 30, ",\n")
 	benchLoad(b, SQuAD, buf.Bytes(), articles*paragraphs*questions)
 }
 
@@ -164,38 +143,9 @@ func BenchmarkRunLongFirstLine(b *testing.B) {
 // holds a 5 MB haystack.
 func BenchmarkDetectFile(b *testing.B) {
 	dir := b.TempDir()
-	var squad bytes.Buffer
-	squad.WriteString(`{"version": "v2.0", "data": [{"title": "Long", "paragraphs": [`)
-	for p := range 2300 {
-		if p > 0 {
-			squad.WriteString(", ")
-		}
-		squad.WriteString(`{"qas": [`)
-		for q := range 20 {
-			if q > 0 {
-				squad.WriteString(", ")
-			}
-			fmt.Fprintf(&squad, `{"question": "Which word comes %d?", "id": "p%dq%d", "answers": [{"text": "words", "answer_start": 5}], "is_impossible": false}`, q, p, q)
-		}
-		fmt.Fprintf(&squad, `], "context": "%s"}`, strings.Repeat("Some words of a paragraph. ", 200))
-	}
-	squad.WriteString(`]}, {"title": "Short", "paragraphs": []}]}`)
-	var lme bytes.Buffer
-	lme.WriteString(`[{"question_id": "q0", "question_type": "multi-session", "question": "How many?", "answer": 3, "haystack_sessions": [`)
-	for s := range 500 {
-		if s > 0 {
-			lme.WriteString(", ")
-		}
-		lme.WriteString("[")
-		for t := range 10 {
-			if t > 0 {
-				lme.WriteString(", ")
-			}
-			fmt.Fprintf(&lme, `{"role": "user", "content": "%s"}`, strings.Repeat("Some words of a long chat turn. ", 32))
-		}
-		lme.WriteString("]")
-	}
-	lme.WriteString(`]}, {"question_id": "q1", "question_type": "multi-session", "question": "How many?", "answer": 3, "haystack_sessions": []}]`)
+	var squad, lme bytes.Buffer
+	testgen.SQuAD(&squad, 2, 2300, 20, 200, ", ")
+	testgen.LongMemEval(&lme, 2, 500, 10, 32)
 	for _, bc := range []struct {
 		name, want string
 		text       []byte
