@@ -86,9 +86,11 @@ func headEnd() (end func(head []byte) int, whole func() int) {
 		if !s.fault {
 			// An object that is the whole top-level value is a line's only JSON when the rest
 			// of its line is blank; else the line is no JSON (a file of records cut at its start
-			// within a nested object: {"title": "T"}], "meta": {}}), told as a fault is.
+			// within a nested object: {"title": "T"}], "meta": {}}), told as a fault is. A
+			// carriage return ends the line too: a file of lines that carriage returns alone end
+			// is told by its first object, for its loader to say how to mend the line endings.
 			for ; j < len(head); j++ {
-				if c := head[j]; c == '\n' {
+				if c := head[j]; c == '\n' || c == '\r' {
 					return obj
 				} else if !isSpace(c) {
 					s.fault = true

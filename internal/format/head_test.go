@@ -117,6 +117,9 @@ func TestDetectHead(t *testing.T) {
 		{`{"title":"T"}],"meta":{}}` + "\n" + record + "\n" + record, `{"title":"T"}],"meta":{}}` + "\n" + record + "\n"},
 		{`{"t":1} {"u":2}` + "\n" + record + "\n", `{"t":1} {"u":2}` + "\n" + record + "\n"},
 		{record + " \r\n" + record + "\n", record},
+		// lines that carriage returns alone end: the object is its line's only JSON
+		{record + "\r" + record + "\r", record},
+		{record + " \r" + record + "\r", record},
 		{record, record},
 	} {
 		whole, _, err := Head(bufio.NewReader(strings.NewReader(tt.in)))
