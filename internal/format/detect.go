@@ -145,8 +145,9 @@ func quotedKeys(head []byte) map[string]bool {
 }
 
 // isRecordLine reports whether head opens with a qapipe record line: a JSON object with a numeric
-// "schema" and a string or numeric "id" at its top level. The first non-blank line decides, unless
-// it is not JSON at all: a file cut at its start (by tail -c, split -b, a download resumed at the
+// "schema" and a string or numeric "id" at its top level, or a line that opens with one and holds
+// more text after it (two records joined, no JSON). The first non-blank line decides, unless it
+// is not JSON at all and opens with no record: a file cut at its start (by tail -c, split -b, a download resumed at the
 // wrong byte) begins with the end of a line, and the next line decides then; the Records loader
 // reports the cut line as a bad one. A line that head cuts cannot be decoded (one longer than
 // MaxHead, or one that Head ends within, after a SQuAD article or a JSON array's first item); it
@@ -170,6 +171,9 @@ func isRecordLine(head []byte) bool {
 	for looked := 0; ; looked++ {
 		line, after, found := bytes.Cut(rest, []byte("\n"))
 		record, isJSON := recordLine(line)
+		if !isJSON && joinedRecord(line) {
+			return true
+		}
 		if !found && !isJSON && len(head) >= HeadSize { // cut by the end of head
 			return recordStart.Match(line)
 		}
@@ -178,6 +182,22 @@ func isRecordLine(head []byte) bool {
 		}
 		rest = bytes.TrimLeft(after, " \t\r\n")
 	}
+}
+
+// joinedRecord reports whether line, no JSON, opens with a record line's object whole and holds
+// more after it: two records joined, as cat joins a file whose last line has no line end to the
+// next file's first. It is a record line, bad: the Records loader names what follows the record.
+func joinedRecord(line []byte) bool {
+	t := bytes.TrimLeft(line, " \t\r\n")
+	if len(t) == 0 || t[0] != '{' {
+		return false
+	}
+	end := valueEnd(t)
+	if end <= 0 {
+		return false
+	}
+	record, _ := recordLine(t[:end])
+	return record
 }
 
 // Records reports whether head, the bytes of a file that Head reads (or HeadOf), opens a file of

@@ -133,6 +133,13 @@ func TestDetectByName(t *testing.T) {
 		{"run.json", `[{"schema":1,"id":"x"}]`, "records"},       // an array of records, as json.dump saves a list
 		{"run.json", `[{"id":"x","schema":1}]`, ""},              // not as a record line opens
 		{"run.jsonl", `{"meta":{"schema":1,"id":"x"}}`, "jsonl"}, // not at the top level
+		// Two records on one line (cat joined a file whose last line has no line end to the next):
+		// the record it opens with tells it, though the line is no JSON, with no second line.
+		{"out", `{"schema":1,"id":"a"}{"schema":1,"id":"b"}` + "\n", "records"},
+		{"out", ` {"schema":1,"id":"a"} x`, "records"},
+		{"out", `{"schema":1,"id":[]}{"schema":1,"id":"b"}`, ""},                         // the first is no record
+		{"out", `{"title":"T"}],"meta":{}}` + "\n", ""},                                  // no record before the rest
+		{"out", `{"title":"T"}],"meta":{}}` + "\n" + `{"schema":1,"id":"b"}`, "records"}, // cut: the next line
 		// A record line longer than the head, whose meta would say longmemeval: its opening decides.
 		{"run.jsonl", `{"schema":1,"id":"longmemeval:q","meta":{"haystack_session_ids":["s"]},"context":"` + strings.Repeat("x", HeadSize), "records"},
 		{"run.jsonl", `{ "schema": 1, "id": "q", "x": "` + strings.Repeat("x", HeadSize), "records"},
