@@ -147,9 +147,12 @@ func quotedKeys(head []byte) map[string]bool {
 // isRecordLine reports whether head opens with a qapipe record line: a JSON object with a numeric
 // "schema" and a string or numeric "id" at its top level, or a line that opens with one and holds
 // more text after it (two records joined, no JSON). The first non-blank line decides, unless it
-// is not JSON at all and opens with no record: a file cut at its start (by tail -c, split -b, a download resumed at the
-// wrong byte) begins with the end of a line, and the next line decides then; the Records loader
-// reports the cut line as a bad one. A line that head cuts cannot be decoded (one longer than
+// is not JSON at all and opens with no record: a file cut at its start (by tail -c, split -b, a
+// download resumed at the wrong byte) begins with the end of a line, and the next line decides
+// then; the Records loader reports the cut line as a bad one. Where such a first line opens with
+// a record, a next line that is JSON decides too: the cut may have fallen just before a record
+// that a row nests ({"schema":1,"id":"a"}}, "n": 1}), and a file of joined records goes on with
+// records. A line that head cuts cannot be decoded (one longer than
 // MaxHead, or one that Head ends within, after a SQuAD article or a JSON array's first item); it
 // is one when it opens with those two members, as every stage writes them. Detect is not told
 // where its head was cut: a line that ends head without its newline is taken as cut when it is
@@ -172,6 +175,12 @@ func isRecordLine(head []byte) bool {
 		line, after, found := bytes.Cut(rest, []byte("\n"))
 		record, isJSON := recordLine(line)
 		if !isJSON && joinedRecord(line) {
+			if looked == 0 && found { // or a row's nested record, the file cut at its start before it
+				next, _, _ := bytes.Cut(bytes.TrimLeft(after, " \t\r\n"), []byte("\n"))
+				if record, isJSON := recordLine(next); isJSON {
+					return record
+				}
+			}
 			return true
 		}
 		if !found && !isJSON && len(head) >= HeadSize { // cut by the end of head
@@ -187,6 +196,8 @@ func isRecordLine(head []byte) bool {
 // joinedRecord reports whether line, no JSON, opens with a record line's object whole and holds
 // more after it: two records joined, as cat joins a file whose last line has no line end to the
 // next file's first. It is a record line, bad: the Records loader names what follows the record.
+// So is a first line of a file cut at its start just before a record that a row nests
+// ({"schema":1,"id":"a"}}, "n": 1}): isRecordLine lets a next line that is JSON tell that.
 func joinedRecord(line []byte) bool {
 	t := bytes.TrimLeft(line, " \t\r\n")
 	if len(t) == 0 || t[0] != '{' {

@@ -140,6 +140,12 @@ func TestDetectByName(t *testing.T) {
 		{"out", `{"schema":1,"id":[]}{"schema":1,"id":"b"}`, ""},                         // the first is no record
 		{"out", `{"title":"T"}],"meta":{}}` + "\n", ""},                                  // no record before the rest
 		{"out", `{"title":"T"}],"meta":{}}` + "\n" + `{"schema":1,"id":"b"}`, "records"}, // cut: the next line
+		// A file of rows that nest a record, cut at its start just before one: the line opens with a
+		// whole record and holds more, and the next line, JSON and no record, tells it.
+		{"rows.jsonl", `{"schema":1,"id":"a"}},"n":1}` + "\n" + `{"run":{"schema":1,"id":"b"},"n":2}` + "\n", "jsonl"},
+		{"rows.jsonl", `{"schema":1,"id":"a"},{"schema":1,"id":"b"}]}` + "\n" + `{"runs":[{"schema":1,"id":"c"}]}` + "\n", "jsonl"},
+		{"out", `{"schema":1,"id":"a"},` + "\n" + `{"schema":1,"id":"b"},` + "\n", "records"}, // lines that end in commas
+		{"out", `{"schema":1,"id":"a"}{"schema":1,"id":"b"}` + "\n" + `{"schema":1,"id":"c"}` + "\n", "records"},
 		// A record line longer than the head, whose meta would say longmemeval: its opening decides.
 		{"run.jsonl", `{"schema":1,"id":"longmemeval:q","meta":{"haystack_session_ids":["s"]},"context":"` + strings.Repeat("x", HeadSize), "records"},
 		{"run.jsonl", `{ "schema": 1, "id": "q", "x": "` + strings.Repeat("x", HeadSize), "records"},
