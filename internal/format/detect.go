@@ -41,16 +41,7 @@ import (
 // question_id and a question_type ("factoid") as LongMemEval's, every item bad.
 func Detect(name string, head []byte) string {
 	base := strings.ToLower(filepath.Base(TrimGz(name)))
-	var quoted map[string]bool // the textKeys head holds in quotes, read when first asked
-	has := func(key string) bool {
-		if !textKeys[key] {
-			return bytes.Contains(head, []byte(`"`+key+`"`))
-		}
-		if quoted == nil {
-			quoted = quotedKeys(head)
-		}
-		return quoted[key]
-	}
+	has := quotedHas(head)
 	switch {
 	case Records(head):
 		return "records"
@@ -110,6 +101,21 @@ func Detect(name string, head []byte) string {
 		return "jsonl"
 	}
 	return ""
+}
+
+// quotedHas returns has, which reports whether head holds key in quotes ("key"), as
+// bytes.Contains would find it: the textKeys read in one pass over head when first asked.
+func quotedHas(head []byte) (has func(key string) bool) {
+	var quoted map[string]bool // the textKeys head holds in quotes, read when first asked
+	return func(key string) bool {
+		if !textKeys[key] {
+			return bytes.Contains(head, []byte(`"`+key+`"`))
+		}
+		if quoted == nil {
+			quoted = quotedKeys(head)
+		}
+		return quoted[key]
+	}
 }
 
 // textKeys are the keys whose text (in quotes, anywhere in head) Detect's rules look for when the

@@ -1,78 +1,14 @@
 package format
 
-// The detection of the format as it was before it decoded a head once (Detect): the reference
-// that FuzzDetectSame and the tests of the one-pass decoding compare the new functions with.
+// The parts of the detection of the format as they were before Detect decoded a head once: the
+// reference that TestDetectSame, FuzzDetectSame and the tests of the one-pass decoding compare
+// the new functions with. Detect's switch of rules is in detect.go alone.
 
 import (
 	"bytes"
 	"encoding/json"
 	"io"
-	"path/filepath"
-	"slices"
-	"strings"
 )
-
-// refDetect is Detect as it was, which decoded the head once for each rule that looked at it.
-func refDetect(name string, head []byte) string {
-	base := strings.ToLower(filepath.Base(TrimGz(name)))
-	has := func(key string) bool { return bytes.Contains(head, []byte(`"`+key+`"`)) }
-	ms, _, _, whole := refFirstMembers(head)
-	// tell is what the first object's own members say (own), or the text (text) when that object
-	// is not whole in head and its whole members do not tell.
-	tell := func(own func(map[string]json.RawMessage) bool, text func() bool) bool {
-		return own(ms) || !whole && text()
-	}
-	switch {
-	case Records(head):
-		return "records"
-	case slices.Contains([]string{".csv", ".tsv", ".tab"}, Ext(name)):
-		return "csv"
-	case tell(evaLearnResult, func() bool { return has("gpt4judge") || has("gpt4res") || has("position_in_sequence") }):
-		return "evalearn-results"
-	case tell(evaLearnSequence, func() bool { return has("question_ids") }) || strings.HasPrefix(base, "evalearn_"):
-		return "evalearn"
-	case refHotpotItem(head, has): // official, or the Hugging Face export
-		return "hotpotqa"
-	// The test files' items hold no supporting facts: their fields tell them (hotpotTestItem).
-	case refHotpotTestItem(head):
-		return "hotpotqa"
-	case tell(longMemEvalItem, func() bool {
-		return has("haystack_sessions") || has("haystack_session_ids") || has("question_id") && has("question_type")
-	}):
-		return "longmemeval"
-	// A LoCoMo sample lists its questions first: cut, its first lines hold only their keys.
-	case tell(refLocomoSample, func() bool {
-		return has("sample_id") && has("conversation") || has("qa") && (has("session_1") || has("evidence") && has("category"))
-	}):
-		return "locomo"
-	case tell(refCmrcTrialArticle, func() bool { return has("context_text") && has("query_id") }): // CMRC 2018's first layout
-		return "cmrc2018"
-	case tell(refSquadLayout, func() bool { return has("paragraphs") && has("qas") }):
-		if strings.Contains(base, "cmrc") || refMostlyHan(head) {
-			return "cmrc2018"
-		}
-		return "squad"
-	// A Hugging Face export of SQuAD (or of a dataset in its features: CMRC 2018's), a question
-	// an object: its first object's own members tell it, not a nested one's.
-	case refSQuADExport(head):
-		if strings.Contains(base, "cmrc") || refMostlyHan(head) {
-			return "cmrc2018"
-		}
-		return "squad"
-	case tell(evaLearnProblem, func() bool { return has("rubric") && has("prompt") && has("canonical_answer") }):
-		return "evalearn"
-	}
-	for _, f := range []string{"hotpotqa", "locomo", "longmemeval", "cmrc2018", "squad"} {
-		if strings.Contains(base, strings.TrimSuffix(f, "qa")) {
-			return f
-		}
-	}
-	switch filepath.Ext(base) {
-	case ".jsonl", ".ndjson":
-		return "jsonl"
-	}
-	return ""
-}
 
 // refMostlyHan is mostlyHan as it was: a json.Decoder's tokens.
 func refMostlyHan(head []byte) bool {
