@@ -14,7 +14,7 @@ import (
 
 // sectionBoot draws the resamples of the benchmark sections' intervals (locomo, longmemeval,
 // locomo_judge), as a group's are drawn: --bootstrap resamples of the values the figure averages,
-// from --seed and a name of the figure's own (hashOf), never a metric run again. A mean over
+// from --seed and a name of the figure's own (groupSeed), never a metric run again. A mean over
 // records resamples its records; a mean of strata means (LongMemEval's task-averaged accuracy, the
 // mean of its six type means; LoCoMo's conversation-averaged means) is a stratified bootstrap:
 // each resample draws every stratum's records from that stratum alone and averages their means as
@@ -46,7 +46,7 @@ type stratum struct {
 
 // stratum draws the resamples of vals, whose mean is pt, from the seed and label.
 func (b *sectionBoot) stratum(label string, vals []float64, pt float64) stratum {
-	rs := stats.ResampleMeans(stats.NewRand(b.seed^hashOf(label, len(vals))), [][]float64{vals}, b.reps)
+	rs := stats.ResampleMeans(stats.NewRand(groupSeed(b.seed, label, len(vals))), [][]float64{vals}, b.reps)
 	return stratum{rs: rs, pt: pt, equal: allEqual(vals)}
 }
 

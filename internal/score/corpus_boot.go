@@ -48,7 +48,7 @@ func (a *corpusGroup) intervals(seed uint64, reps int, level float64) (out map[s
 		if f.n == 0 {
 			continue
 		}
-		ivs := stats.BootstrapVec(stats.NewRand(seed^hashOf(f.names[0], f.n)), f.n, reps, len(f.names), level, f.stat)
+		ivs := stats.BootstrapVec(stats.NewRand(groupSeed(seed, f.names[0], f.n)), f.n, reps, len(f.names), level, f.stat)
 		for i, name := range f.names {
 			switch {
 			case !a.cfg.wants(name):

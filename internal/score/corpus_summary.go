@@ -246,7 +246,7 @@ func (a *corpusAcc) attachOverall(s *Summary, iw *intervalWarnings) {
 	reps, seed := s.Bootstrap, uint64(s.Seed)
 	c, vals, warn := a.all.summarize()
 	s.Corpus = c
-	ivs, same, part := a.all.intervals(seed^hashOf("corpus overall", 0), reps, s.Level)
+	ivs, same, part := a.all.intervals(groupSeed(seed, "corpus overall", 0), reps, s.Level)
 	stats := make([]*Stat, len(vals))
 	for i, v := range vals {
 		stats[i] = corpusStatOf(v, ivs)
@@ -276,7 +276,7 @@ func corpusHeadlines(s *Summary, label, shown string, groups map[string]*corpusG
 			continue
 		}
 		_, vals, _ := g.summarize()
-		ivs, same, part := g.intervals(seed^hashOf("corpus "+label+key, 0), reps, s.Level)
+		ivs, same, part := g.intervals(groupSeed(seed, "corpus "+label+key, 0), reps, s.Level)
 		iw.addGaps(shown+cell.Value(key), part, vals)
 		var stats []*Stat
 		var kept []value

@@ -2,10 +2,10 @@ package score
 
 import (
 	"fmt"
-	"hash/fnv"
 	"maps"
 	"math"
 	"slices"
+	"strconv"
 	"strings"
 
 	"github.com/qapipe/qapipe/internal/cell"
@@ -263,7 +263,7 @@ func (a *aggregator) group(label, shown string, records, failed int, cols []colu
 	}
 	var flat []flatMetric // metrics whose values are all equal
 	for n, ks := range byLen {
-		ivs := a.intervals(seed^hashOf(label, n), cols, ks, reps, s.Level)
+		ivs := a.intervals(groupSeed(seed, label, n), cols, ks, reps, s.Level)
 		for i, k := range ks {
 			st := &Stat{Count: n}
 			if n > 0 {
@@ -339,12 +339,11 @@ func degenerate(label string, flat []flatMetric) string {
 	return fmt.Sprintf("%s: all values are equal in each of %s, so their intervals are degenerate", label, strings.Join(names, ", "))
 }
 
-// hashOf derives a per-group seed offset, so a group's interval does not change when other
-// groups or metrics are added.
-func hashOf(label string, n int) uint64 {
-	h := fnv.New64a()
-	fmt.Fprintf(h, "%s\x00%d", label, n)
-	return h.Sum64()
+// groupSeed is the seed of the resamples of a group's n values (a group's columns of one length
+// share them): --seed with the group's label and n (stats.GroupSeed), so that a group's interval
+// does not change when other groups or metrics are added.
+func groupSeed(seed uint64, label string, n int) uint64 {
+	return stats.GroupSeed(seed, label+"\x00"+strconv.Itoa(n))
 }
 
 // mean is the mean of xs (at least one value): their sum, in order, over their count, as

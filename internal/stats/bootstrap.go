@@ -192,10 +192,17 @@ func NewRand(seed uint64) *rand.Rand {
 }
 
 // NewGroupRand returns the random source of one group's resamples (a type's, say), derived from
-// --seed and the group's name alone, so that the group's intervals are the same whatever other
-// groups the input holds, as in a run over that group alone.
+// --seed and the group's name alone (GroupSeed), so that the group's intervals are the same
+// whatever other groups the input holds, as in a run over that group alone.
 func NewGroupRand(seed uint64, group string) *rand.Rand {
+	return NewRand(GroupSeed(seed, group))
+}
+
+// GroupSeed is the seed of one group's resamples: seed, --seed, with the FNV-1a hash of the
+// group's name. Every command derives its groups' seeds so, qa-score's by a name that holds the
+// group's label and size (its columns of one length share a resample).
+func GroupSeed(seed uint64, group string) uint64 {
 	h := fnv.New64a()
 	h.Write([]byte(group))
-	return NewRand(seed ^ h.Sum64())
+	return seed ^ h.Sum64()
 }
