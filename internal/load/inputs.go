@@ -66,21 +66,25 @@ func (a *app) loadFile(name string) error {
 		}
 		as := a.format  // the format the file is read in
 		var head []byte // what detection, and the warning of another format, decide on
-		if as == "" || watch {
-			var full bool
-			var err error
-			if head, full, err = format.Head(br); err != nil {
+		// A named file whose format detectFiles found is not read ahead again: its head, up to
+		// 16 MiB, is wanted only for a format's warning, or for the message of one not found.
+		known := as == "" && a.detected[name] != ""
+		var full bool
+		var readErr error
+		if as == "" && !known || watch {
+			if head, full, readErr = format.Head(br); readErr != nil {
 				// A gzip file cut short within the head is loaded up to the cut, as a
 				// longer one is, and its error names the last line read whole. bufio.Reader
 				// returns a read error once, to format.Head: the loader is given it again
 				// after the bytes read.
 				read, _ := br.Peek(br.Buffered())
-				in.R = io.MultiReader(bytes.NewReader(bytes.Clone(read)), errReader{err})
+				in.R = io.MultiReader(bytes.NewReader(bytes.Clone(read)), errReader{readErr})
 			}
-			if as == "" {
-				if as, err = a.detectFormat(name, in.DisplayName(), head, full, err); err != nil {
-					return err
-				}
+		}
+		if as == "" {
+			var err error
+			if as, err = a.detectFormat(name, in.DisplayName(), head, full, readErr); err != nil {
+				return err
 			}
 		}
 		load, err := LoaderFor(as)
