@@ -33,12 +33,13 @@ type corpusStat struct {
 type partialIV struct {
 	name          string
 	defined, reps int
+	overflow      bool // a bound past the largest float (a perplexity's), so no interval at all
 }
 
 // intervals returns the interval at level of each selected headline value of the group that has
 // one, from reps resamples seeded by seed, the metrics whose every resample gave the same value
-// and those whose interval is partial or, every resample without a value, missing, for warnings
-// to name.
+// and those whose interval is partial or missing (every resample without a value, or an upper
+// bound that overflows), for warnings to name.
 func (a *corpusGroup) intervals(seed uint64, reps int, level float64) (out map[string][2]float64, same map[string]bool, partial []partialIV) {
 	out, same = map[string][2]float64{}, map[string]bool{}
 	if reps == 0 {
@@ -56,10 +57,12 @@ func (a *corpusGroup) intervals(seed uint64, reps int, level float64) (out map[s
 				out[name] = [2]float64{ivs[i].Lo, ivs[i].Hi}
 				same[name] = ivs[i].Same
 				if ivs[i].Partial(reps) {
-					partial = append(partial, partialIV{name, reps - ivs[i].Undefined, reps})
+					partial = append(partial, partialIV{name: name, defined: reps - ivs[i].Undefined, reps: reps})
 				}
 			case ivs[i].Undefined == reps:
-				partial = append(partial, partialIV{name, 0, reps})
+				partial = append(partial, partialIV{name: name, reps: reps})
+			default: // a resample that is +Inf (a perplexity that overflows): no number at a bound
+				partial = append(partial, partialIV{name: name, reps: reps, overflow: true})
 			}
 		}
 	}

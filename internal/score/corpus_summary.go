@@ -224,13 +224,19 @@ type intervalWarnings struct {
 // addGaps adds the warnings of the group named label of the metrics in part, those of vals with a
 // value: of a partial interval and of none.
 func (iw *intervalWarnings) addGaps(label string, part []partialIV, vals []value) {
-	var some, none []partialIV
+	var some, none, over []partialIV
 	for _, p := range withValue(part, vals) {
-		if p.defined == 0 {
+		switch {
+		case p.overflow:
+			over = append(over, p)
+		case p.defined == 0:
 			none = append(none, p)
-		} else {
+		default:
 			some = append(some, p)
 		}
+	}
+	for _, p := range over {
+		iw.none = append(iw.none, fmt.Sprintf("%s: %s: the metric has no interval: its upper bound is past the largest float (exp() of the loss per token overflows in the resamples that draw more of the larger losses)", label, p.name))
 	}
 	if w := partialWarning(label, some); w != "" {
 		iw.partial = append(iw.partial, w)
