@@ -478,6 +478,10 @@ func (cfg *config) parseMismatchRule(c *cli.Context, sel *selection) error {
 	if k < 0 && slices.Contains(sel.corpus, name) {
 		return command.Usagef("--mismatch-metric: %s is a corpus metric, computed over all records: no record has a score of its own to compare with --below", name)
 	}
+	if k < 0 && len(sel.names) == 0 {
+		return command.Usagef("--mismatches: the selected metrics (%s) are corpus metrics, computed over all records: no record has a score of its own for --mismatch-metric %s to compare with --below; add a per-record metric to --metrics",
+			strings.Join(sel.corpus, ", "), name)
+	}
 	if k < 0 {
 		return command.Usagef("--mismatch-metric: %q is not among the selected metrics (%s)%s", name, strings.Join(sel.names, ", "),
 			english.DidYouMean(name, sel.names))
