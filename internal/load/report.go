@@ -34,11 +34,18 @@ func (a *app) warnUnmatchedTypes(whole bool) {
 		return
 	}
 	fmt.Fprintf(a.stderr, "qa-load: warning: --types%s: no record has type %s", a.typesFrom, command.QuotedList(types))
-	if len(others) > 0 {
-		fmt.Fprintf(a.stderr, " (the records' types: %s)", command.QuotedList(others))
+	// Records without a type are said to have none, not listed as having the type "".
+	named := slices.DeleteFunc(slices.Clone(others), func(t string) bool { return t == "" })
+	switch untyped := len(named) < len(others); {
+	case len(named) > 0 && untyped:
+		fmt.Fprintf(a.stderr, " (the records' types: %s; some records have none)", command.QuotedList(named))
+	case len(named) > 0:
+		fmt.Fprintf(a.stderr, " (the records' types: %s)", command.QuotedList(named))
+	case untyped:
+		fmt.Fprint(a.stderr, " (the records have no type)")
 	}
 	if len(types) == 1 {
-		fmt.Fprint(a.stderr, english.DidYouMean(types[0], others))
+		fmt.Fprint(a.stderr, english.DidYouMean(types[0], named))
 	}
 	fmt.Fprintln(a.stderr)
 }
