@@ -40,13 +40,21 @@ import (
 // evalearn:problem:<id> with no answers and its question moved to meta, and one with a
 // question_id and a question_type ("factoid") as LongMemEval's, every item bad.
 func Detect(name string, head []byte) string {
+	f, _ := DetectWhy(name, head)
+	return f
+}
+
+// DetectWhy is Detect, and reports whether the format is a benchmark's that the file's name
+// picked, its content telling none (a generic locomo_extra.jsonl is locomo): a file whose items
+// are then all bad is most likely in another format, for qa-load to say so.
+func DetectWhy(name string, head []byte) (found string, byName bool) {
 	base := strings.ToLower(filepath.Base(TrimGz(name)))
 	has := quotedHas(head)
 	switch {
 	case Records(head):
-		return "records"
+		return "records", false
 	case slices.Contains([]string{".csv", ".tsv", ".tab"}, Ext(name)):
-		return "csv"
+		return "csv", false
 	}
 	first := firstMembers(head) // read once, for every rule below
 	ms, whole := first.ms, first.whole
@@ -57,50 +65,50 @@ func Detect(name string, head []byte) string {
 	}
 	switch {
 	case tell(evaLearnResult, func() bool { return has("gpt4judge") || has("gpt4res") || has("position_in_sequence") }):
-		return "evalearn-results"
+		return "evalearn-results", false
 	case tell(evaLearnSequence, func() bool { return has("question_ids") }) || strings.HasPrefix(base, "evalearn_"):
-		return "evalearn"
+		return "evalearn", false
 	case hotpotItem(first, has): // official, or the Hugging Face export
-		return "hotpotqa"
+		return "hotpotqa", false
 	// The test files' items hold no supporting facts: their fields tell them (hotpotTestItem).
 	case hotpotTestItem(first):
-		return "hotpotqa"
+		return "hotpotqa", false
 	case tell(longMemEvalItem, func() bool {
 		return has("haystack_sessions") || has("haystack_session_ids") || has("question_id") && has("question_type")
 	}):
-		return "longmemeval"
+		return "longmemeval", false
 	// A LoCoMo sample lists its questions first: cut, its first lines hold only their keys.
 	case tell(locomoSample, func() bool {
 		return has("sample_id") && has("conversation") || has("qa") && (has("session_1") || has("evidence") && has("category"))
 	}):
-		return "locomo"
+		return "locomo", false
 	case tell(cmrcTrialArticle, func() bool { return has("context_text") && has("query_id") }): // CMRC 2018's first layout
-		return "cmrc2018"
+		return "cmrc2018", false
 	case tell(squadLayout, func() bool { return has("paragraphs") && has("qas") }):
 		if strings.Contains(base, "cmrc") || mostlyHan(head) {
-			return "cmrc2018"
+			return "cmrc2018", false
 		}
-		return "squad"
+		return "squad", false
 	// A Hugging Face export of SQuAD (or of a dataset in its features: CMRC 2018's), a question
 	// an object: its first object's own members tell it, not a nested one's.
 	case squadExport(ms):
 		if strings.Contains(base, "cmrc") || mostlyHan(head) {
-			return "cmrc2018"
+			return "cmrc2018", false
 		}
-		return "squad"
+		return "squad", false
 	case tell(evaLearnProblem, func() bool { return has("rubric") && has("prompt") && has("canonical_answer") }):
-		return "evalearn"
+		return "evalearn", false
 	}
 	for _, f := range []string{"hotpotqa", "locomo", "longmemeval", "cmrc2018", "squad"} {
 		if strings.Contains(base, strings.TrimSuffix(f, "qa")) {
-			return f
+			return f, true
 		}
 	}
 	switch filepath.Ext(base) {
 	case ".jsonl", ".ndjson":
-		return "jsonl"
+		return "jsonl", false
 	}
-	return ""
+	return "", false
 }
 
 // quotedHas returns has, which reports whether head holds key in quotes ("key"), as

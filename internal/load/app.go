@@ -178,6 +178,7 @@ type app struct {
 	preds           *Predictions             // --predictions, attached to the records read
 	other           otherFormat              // the bad items of a file --format reads as another's
 	detected        map[string]string        // without --format, the named regular files' formats (detectFiles)
+	byName          map[string]bool          // and whether their names picked them (format.DetectWhy)
 	ctx             context.Context
 }
 
@@ -291,7 +292,7 @@ func (a *app) action(c *cli.Context) error {
 		return command.Usagef("reading stdin needs --format (one of %s); or name the benchmark files: qa-load FILE ...", strings.Join(Formats(), ", "))
 	}
 	if a.format == "" {
-		a.detected = detectFiles(files)
+		a.detected, a.byName = detectFiles(files)
 	}
 	if err := a.mapApplies(files); err != nil {
 		return err

@@ -753,3 +753,26 @@ func TestMetaTooDeep(t *testing.T) {
 		}
 	}
 }
+
+// TestLacksTopField: the causes that keep watching a file whose name picked its format (a generic
+// row lacks the benchmark's id field) and those that show the file is the benchmark's.
+func TestLacksTopField(t *testing.T) {
+	for _, tc := range []struct {
+		cause string
+		want  bool
+	}{
+		{`missing field "_id"`, true},
+		{`[0]: missing field "_id"`, true},
+		{`[12]: missing field "question_id"`, true},
+		{`[0].qa[0]: missing field "question"`, false},
+		{`answers[0]: missing field "text"`, false},
+		{`[0]: question: want a string, got null`, false},
+		{`[]: missing field "x"`, false},
+		{`[a]: missing field "x"`, false},
+		{`field "id" is empty`, false},
+	} {
+		if got := lacksTopField(tc.cause); got != tc.want {
+			t.Errorf("lacksTopField(%q) = %v, want %v", tc.cause, got, tc.want)
+		}
+	}
+}

@@ -107,7 +107,8 @@ func TestDetectFilesOnce(t *testing.T) {
 	if err := os.WriteFile(path, []byte(`{"id": "1", "question": "q", "answers": ["a"]}`+"\n"), 0o644); err != nil {
 		t.Fatal(err)
 	}
-	a := &app{detected: detectFiles([]string{path, "-", dir, path})}
+	detected, _ := detectFiles([]string{path, "-", dir, path})
+	a := &app{detected: detected}
 	if want := map[string]string{path: "jsonl"}; !maps.Equal(a.detected, want) {
 		t.Fatalf("detectFiles = %v, want %v", a.detected, want)
 	}
@@ -133,7 +134,7 @@ func TestDetectLongRecordFile(t *testing.T) {
 	if err := os.WriteFile(path, []byte(first+"\n"+`{"id":"q2","schema":1,"question":"Why?"}`+"\n"), 0o644); err != nil {
 		t.Fatal(err)
 	}
-	if got, ok := detectFile(path); got != "records" || !ok {
+	if got, _, ok := detectFile(path); got != "records" || !ok {
 		t.Errorf("detectFile(run.jsonl, a first record line of %d bytes) = %q, %v; want records", len(first), got, ok)
 	}
 }

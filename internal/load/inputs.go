@@ -95,6 +95,9 @@ func (a *app) loadFile(name string) error {
 		if watch {
 			a.other.seen = a.warnOtherFormat(in.DisplayName(), head)
 		}
+		if a.format == "" {
+			a.other.format, a.other.byName = as, a.byName[name]
+		}
 		a.generic = as == "jsonl" || as == "csv"
 		a.benchmark = !a.generic && as != "records" && as != "evalearn-results"
 		err = a.loadWarned(in.DisplayName(), func() error {
@@ -125,13 +128,18 @@ func (a *app) loadWarned(name string, load func() error) error {
 // detectFormat detects the format of the file name, shown as display, read without --format,
 // from its name and head (format.Head's, full when the file's first object is longer than
 // format.MaxHead), or takes the one detectFiles found for a named regular file from the same
-// bytes. It returns a usage error when it finds none, when the file is EvaLearn's, or when --map
+// bytes, noting in a.byName whether the file's name picked it. It returns a usage error when it finds none, when the file is EvaLearn's, or when --map
 // does not apply to it (mapFits); and readErr, a read error met within the head, when it finds
 // none.
 func (a *app) detectFormat(name, display string, head []byte, full bool, readErr error) (string, error) {
 	found, ok := a.detected[name]
 	if !ok {
-		found = format.Detect(name, head)
+		var byName bool
+		found, byName = format.DetectWhy(name, head)
+		if a.byName == nil {
+			a.byName = make(map[string]bool)
+		}
+		a.byName[name] = byName
 	}
 	switch {
 	case found == "" && readErr != nil:
@@ -292,34 +300,35 @@ func (a *app) mapFits(name, format string) error {
 //
 // Note: each of the three detected the file again, from its text, so that a file whose first line
 // ran to megabytes was read and decoded three times before its first record.
-func detectFiles(files []string) map[string]string {
-	detected := make(map[string]string)
+func detectFiles(files []string) (detected map[string]string, byName map[string]bool) {
+	detected, byName = make(map[string]string), make(map[string]bool)
 	for _, f := range files {
 		if _, seen := detected[f]; seen {
 			continue
 		}
-		if format, ok := detectFile(f); ok {
-			detected[f] = format
+		if format, named, ok := detectFile(f); ok {
+			detected[f], byName[f] = format, named
 		}
 	}
-	return detected
+	return detected, byName
 }
 
 // detectFile detects the format of a named regular file from its name and first bytes ("" when
 // they tell none), or reports !ok for any other: a named pipe (bash's <(…), /dev/fd/63) or a
 // device can be read once only, by its loader, which detects the format from the stream as it
 // reads it.
-func detectFile(name string) (string, bool) {
+func detectFile(name string) (found string, byName, ok bool) {
 	if !isRegular(name) {
-		return "", false
+		return "", false, false
 	}
 	f, err := os.Open(name)
 	if err != nil {
-		return "", false
+		return "", false, false
 	}
 	defer f.Close()
 	head, _, _ := format.Head(bufio.NewReaderSize(textfile.NewReader(f), format.HeadSize))
-	return format.Detect(name, head), true
+	found, byName = format.DetectWhy(name, head)
+	return found, byName, true
 }
 
 // isRegular reports whether name is a regular file, which can be read ahead without waiting on a

@@ -4,6 +4,7 @@ import (
 	"errors"
 	"fmt"
 	"io"
+	"strings"
 
 	"github.com/qapipe/qapipe/internal/command"
 	"github.com/qapipe/qapipe/pkg/record"
@@ -23,21 +24,26 @@ type otherFormat struct {
 	w            io.Writer
 	name         string // the file, as its messages name it
 	seen, format string // the format its fields say, and the one --format gives
-	good         bool   // a record came
-	bad          int
-	msgs         command.Held
+	// byName: no --format, and the format is the one the file's name says (a generic
+	// locomo_extra.jsonl read as locomo), its first item's fields telling none; seen is then ""
+	// and format the one read. Its watch ends at a bad item that does not lack a top-level field
+	// (the benchmark's id, which a generic row lacks): the file is then the benchmark's.
+	byName bool
+	good   bool // a record came
+	bad    int
+	msgs   command.Held
 }
 
 // otherFormatLimit is how many bad items with no record before them stop the load.
 const otherFormatLimit = 20
 
 // active reports whether o watches the file being read: --format is not the format it looks like.
-func (o *otherFormat) active() bool { return o.seen != "" && !o.good }
+func (o *otherFormat) active() bool { return (o.seen != "" || o.byName) && !o.good }
 
 // record takes note of a record: the file is read as --format says, and the items held are
 // printed.
 func (o *otherFormat) record() {
-	if o.good || o.seen == "" {
+	if o.good || !o.active() {
 		return
 	}
 	o.good = true
@@ -51,11 +57,20 @@ func (o *otherFormat) skip(bad error) error {
 	if e, ok := errors.AsType[*record.Error](bad); ok && e.Err != nil {
 		cause = e.Err.Error()
 	}
+	if o.byName && !lacksTopField(cause) {
+		// An item of the benchmark's whose own field is bad (a null question), not one that
+		// lacks the benchmark's id field, as a generic row does: the name picked the format the
+		// file is in, and its items are reported as any file's are.
+		o.byName = false
+		o.msgs.Release(o.w)
+		fmt.Fprint(o.w, msg)
+		return nil
+	}
 	o.msgs.Add(o.w, msg, cause, false)
 	if o.bad++; o.bad < otherFormatLimit {
 		return nil
 	}
-	return o.stop(fmt.Sprintf("its first %d items are bad as --format %s reads them", o.bad, o.format))
+	return o.stop(fmt.Sprintf("its first %d items are bad as %s reads them", o.bad, o.reader()))
 }
 
 // end returns the error that stops the load when the file, read to its end, gave bad items only.
@@ -64,19 +79,42 @@ func (o *otherFormat) end() error {
 		return nil
 	}
 	if o.bad == 1 {
-		return o.stop("its one item is bad as --format " + o.format + " reads it")
+		return o.stop("its one item is bad as " + o.reader() + " reads it")
 	}
-	return o.stop(fmt.Sprintf("none of its %d items is good as --format %s reads them", o.bad, o.format))
+	return o.stop(fmt.Sprintf("none of its %d items is good as %s reads them", o.bad, o.reader()))
+}
+
+// reader names what read the file's items: --format and its format, or the format its name says.
+func (o *otherFormat) reader() string {
+	if o.byName {
+		return o.format
+	}
+	return "--format " + o.format
 }
 
 // stop prints the messages held whose cause was not printed and returns the error that stops
 // the load, why saying how its items were read.
 func (o *otherFormat) stop(why string) error {
 	o.msgs.Once(o.w)
+	if o.byName {
+		return fmt.Errorf("%s: %s, the format its name says, its first item's fields telling none: stopped (give the format it is in: --format jsonl for rows of JSON, with --map if its fields are named otherwise)",
+			o.name, why)
+	}
 	detect := ", or name the file without --format, which detects it"
 	if o.name == "stdin" {
 		detect = ""
 	}
 	return fmt.Errorf("%s: %s, and by its fields it is %s %s file: stopped (give --format %s%s)",
 		o.name, why, article(o.seen), o.seen, o.seen, detect)
+}
+
+// lacksTopField reports whether cause, a bad item's, is that of an item lacking a field of its
+// own, not one nested in another: `missing field "_id"`, or `[0]: missing field "_id"` for a
+// JSON array's first item.
+func lacksTopField(cause string) bool {
+	if i := strings.Index(cause, "]: "); strings.HasPrefix(cause, "[") && i > 1 &&
+		strings.Trim(cause[1:i], "0123456789") == "" {
+		cause = cause[i+3:]
+	}
+	return strings.HasPrefix(cause, `missing field "`)
 }
