@@ -8,6 +8,7 @@ import (
 	"strconv"
 
 	"github.com/qapipe/qapipe/internal/cell"
+	"github.com/qapipe/qapipe/internal/english"
 	"github.com/qapipe/qapipe/internal/stats"
 	"github.com/qapipe/qapipe/pkg/record"
 )
@@ -163,7 +164,7 @@ func (a *aggregator) lmeIntervals(s *Summary, l *LongMemEval) {
 			samples[r] = sumOverCount(means)
 		}
 		l.TaskAveragedCI = b.percentile(samples)
-		b.note("task-averaged", n)
+		b.note(fmt.Sprintf("task-averaged over %s", english.Count(len(tasks), "type", "types")), n)
 	}
 	for _, t := range types {
 		st := l.ByType[t]
