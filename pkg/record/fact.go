@@ -41,7 +41,12 @@ func (f *Fact) UnmarshalJSON(b []byte) error {
 		// An integral number written as a float (1.0, 1e0) is that index, as Python's tuples
 		// compare it in HotpotQA's evaluation.
 		var x float64
-		if unmarshal(pair[1], &x) != nil || x != math.Trunc(x) || math.Abs(x) > 1<<53 {
+		switch err := unmarshal(pair[1], &x); {
+		case err == nil && x == math.Trunc(x) && math.Abs(x) > 1<<53:
+			// A whole number past what an int holds, or in a float's form past 2^53: it is an
+			// integer, and the message says which ones are read.
+			return &factError{at: "[1]", msg: "want an integer within 64 bits written in digits (within ±2^53 as a float), got " + kindOf(pair[1])}
+		case err != nil || x != math.Trunc(x):
 			return &factError{at: "[1]", msg: "want an integer, got " + kindOf(pair[1])}
 		}
 		f.Sentence = int(x)

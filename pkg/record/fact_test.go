@@ -124,3 +124,21 @@ func TestPredictionClearText(t *testing.T) {
 		t.Errorf("a text set after ClearText: HasText() = false")
 	}
 }
+
+// TestFactJSONMessage: a sentence index that does not read says why; a whole number past what is
+// read says it is read within 64 bits, where "want an integer" of an integer misled.
+func TestFactJSONMessage(t *testing.T) {
+	for _, c := range []struct{ in, want string }{
+		{`["Paris", 9223372036854775808]`, "[1]: want an integer within 64 bits written in digits (within ±2^53 as a float), got the number 9223372036854775808"},
+		{`["Paris", 1e17]`, "[1]: want an integer within 64 bits written in digits (within ±2^53 as a float), got the number 1e17"},
+		{`["Paris", -1e300]`, "[1]: want an integer within 64 bits written in digits (within ±2^53 as a float), got the number -1e300"},
+		{`["Paris", 2.5]`, "[1]: want an integer, got the number 2.5"},
+		{`["Paris", 1e400]`, "[1]: want an integer, got the number 1e400"},
+		{`["Paris", "2"]`, "[1]: want an integer, got a string"},
+	} {
+		var f Fact
+		if err := f.UnmarshalJSON([]byte(c.in)); err == nil || err.Error() != c.want {
+			t.Errorf("Fact from %s: error %v, want %q", c.in, err, c.want)
+		}
+	}
+}
