@@ -25,7 +25,7 @@ func (s *scratch) bleuRead(pred string, refs []string, byKey bool) (hyp, closest
 	closest = -1
 	for k, r := range refs {
 		switch {
-		case slices.Contains(refs[:k], r):
+		case repeats(refs, k):
 			continue // a repeated reference changes neither the clipping counts nor the closest length
 		case r == pred:
 			s.words = append(s.words, s.words[:hyp]...)

@@ -1,7 +1,6 @@
 package metric
 
 import (
-	"slices"
 	"strings"
 	"unicode/utf8"
 
@@ -62,7 +61,7 @@ func CMRCF1(pred string, refs []string) float64 {
 		if best == 1 {
 			break // F1 never exceeds 1, even rounded
 		}
-		if slices.Contains(refs[:k], ref) {
+		if repeats(refs, k) {
 			continue // scores the same as before
 		}
 		r := ids.segment(ref, refBuf[:0])

@@ -2,7 +2,6 @@ package metric
 
 import (
 	"math"
-	"slices"
 	"sync"
 )
 
@@ -97,7 +96,7 @@ func (sc *meteorScratch) scores(pred string, refs []string, synonyms, both bool,
 	}
 	sc.load(pred, refs)
 	for r := range refs {
-		if slices.Contains(refs[:r], refs[r]) {
+		if repeats(refs, r) {
 			continue // scores the same as before
 		}
 		ref := sc.ids[sc.spans[r]:sc.spans[r+1]]

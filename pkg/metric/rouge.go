@@ -74,7 +74,7 @@ func (s *scratch) rougeTexts(pred string, refs []string, mode rougeMode) {
 	s.rougeIDs(pred, mode)
 	s.bounds = append(s.bounds, len(s.ids))
 	for k, ref := range refs {
-		if slices.Contains(refs[:k], ref) {
+		if repeats(refs, k) {
 			continue
 		}
 		s.rougeIDs(ref, mode)

@@ -2,7 +2,6 @@ package metric
 
 import (
 	"bytes"
-	"slices"
 	"sync"
 )
 
@@ -120,7 +119,7 @@ func SquadAll(pred string, refs []string) SquadSet {
 // reference, which cannot change the best.
 func (s *scratch) ref(pred string, p text, refs []string, k int) (text, bool) {
 	r := refs[k]
-	if slices.Contains(refs[:k], r) {
+	if repeats(refs, k) {
 		return text{}, false
 	}
 	if r == pred {
