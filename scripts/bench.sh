@@ -1,5 +1,5 @@
 #!/usr/bin/env bash
-# bench.sh: run the metric, record and qa-score benchmarks and print their throughput.
+# bench.sh: run the metric, record, qa-predict and qa-score benchmarks and print their throughput.
 # Usage: scripts/bench.sh [extra go test flags, e.g. -count=5 or -benchtime=3x]
 # The raw `go test` output is kept in bench.out for benchstat.
 set -euo pipefail
