@@ -31,6 +31,33 @@ func (e *bodyError) Error() string {
 
 func (e *bodyError) Unwrap() error { return e.err }
 
+// maxReplyBody is the most of a reply's body that is read, held in memory whole (see
+// Transport.attempt). No model's reply comes near it: a million tokens streamed by Ollama's native
+// API, a line of some 200 bytes each, are less. A body longer than that is a server or proxy that
+// sends without end, which would otherwise grow the run's memory until --timeout (gigabytes a
+// second on loopback), or without limit under --timeout 0. A variable for the tests.
+var maxReplyBody int64 = 256 << 20
+
+// tooLargeError is the error of a reply whose body is longer than maxReplyBody. It is final: the
+// same server sends the same again.
+type tooLargeError struct {
+	status int
+	limit  int64
+}
+
+func (e *tooLargeError) Error() string {
+	return fmt.Sprintf("the server's reply (status %d) is larger than %d MiB, more than any model's reply: a server or proxy that sends without end", e.status, e.limit>>20)
+}
+
+// readReplyBody reads body to its end, at most limit bytes: a longer one is a tooLargeError.
+func readReplyBody(body io.Reader, status int, limit int64) ([]byte, error) {
+	data, err := io.ReadAll(io.LimitReader(body, limit+1))
+	if err == nil && int64(len(data)) > limit {
+		return nil, &tooLargeError{status: status, limit: limit}
+	}
+	return data, err
+}
+
 // redirectError is the error of a call the server redirected with a status that a client follows
 // as a GET without the request's body (301, 302, 303): an http:// base URL that a proxy sends on to
 // https://, say. Followed, it would reach the API as a GET, which no endpoint of a model call

@@ -1,0 +1,69 @@
+package model
+
+import (
+	"context"
+	"io"
+	"net/http"
+	"net/http/httptest"
+	"strings"
+	"sync/atomic"
+	"testing"
+	"time"
+)
+
+// TestReplyTooLarge: a reply body longer than maxReplyBody fails the call at that size, not
+// retried, where it was read whole into memory: a server or proxy that sends without end (or a
+// valid reply of gigabytes) made the run grow until --timeout, gigabytes a second on loopback,
+// and with --timeout 0 until it was killed, every record not yet written lost with it.
+func TestReplyTooLarge(t *testing.T) {
+	old := maxReplyBody
+	maxReplyBody = 1 << 20
+	t.Cleanup(func() { maxReplyBody = old })
+
+	for _, tc := range []struct {
+		name  string
+		serve func(w http.ResponseWriter, r *http.Request)
+	}{
+		{"a whole reply of 2 MiB", func(w http.ResponseWriter, r *http.Request) {
+			w.Header().Set("Content-Type", "application/json")
+			io.WriteString(w, strings.Replace(okReply, `"content":"ok"`, `"content":"`+strings.Repeat("A", 2<<20)+`"`, 1))
+		}},
+		{"a body without end", func(w http.ResponseWriter, r *http.Request) {
+			w.Header().Set("Content-Type", "application/json")
+			io.WriteString(w, `{"id":"c","choices":[{"message":{"content":"`)
+			chunk := strings.Repeat("A", 64<<10)
+			for r.Context().Err() == nil {
+				if _, err := io.WriteString(w, chunk); err != nil {
+					return
+				}
+			}
+		}},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			var calls atomic.Int64
+			srv := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+				calls.Add(1)
+				io.Copy(io.Discard, r.Body)
+				tc.serve(w, r)
+			}))
+			defer srv.Close()
+			// The timeout only bounds the test where the body is read without a limit.
+			tr := NewTransport(TransportConfig{MaxRetries: 2, Backoff: time.Millisecond, Timeout: 10 * time.Second})
+			c, err := New(context.Background(), Config{Provider: "openai", BaseURL: srv.URL + "/v1", APIKey: testKey, HTTPClient: tr.Client()})
+			if err != nil {
+				t.Fatal(err)
+			}
+			resp, err := c.Generate(context.Background(), testRequest("openai", "gpt-4o-mini"))
+			if err == nil {
+				t.Fatalf("Generate = text of %d bytes, want an error", len(resp.Text))
+			}
+			const want = "the server's reply (status 200) is larger than 1 MiB, more than any model's reply: a server or proxy that sends without end"
+			if !strings.HasSuffix(err.Error(), want) {
+				t.Errorf("error %q, want it to end %q", err, want)
+			}
+			if got := calls.Load(); got != 1 || resp.Attempts != 1 {
+				t.Errorf("%d requests reached the server in %d attempts, want 1 (not retried)", got, resp.Attempts)
+			}
+		})
+	}
+}
