@@ -91,14 +91,14 @@ const contextFull = "model_context_window_exceeded"
 // withCause is err's text with the transport error of the last attempt when err does not show it
 // (langchaingo words every network error alike), or the message of the error body it did not read;
 // a reply the transport found at fault (an error in a 200 body, malformed JSON, JSON of another
-// shape, a body too large) is that fault alone.
+// shape, an empty body, a body too large) is that fault alone.
 func withCause(err error, attempts *Attempts) string {
 	var ib *InBandError
 	var se *ShapeError
 	var be *bodyError
 	var re *redirectError
 	var tl *tooLargeError
-	if cause := attempts.Err(); errors.As(cause, &ib) || errors.As(cause, &se) || errors.As(cause, &be) || errors.As(cause, &re) || errors.As(cause, &tl) || errors.Is(cause, errMalformedBody) {
+	if cause := attempts.Err(); errors.As(cause, &ib) || errors.As(cause, &se) || errors.As(cause, &be) || errors.As(cause, &re) || errors.As(cause, &tl) || errors.Is(cause, errMalformedBody) || errors.Is(cause, errEmptyBody) {
 		// The server replied, so langchaingo's words ("network error: failed to reach API
 		// server") would mislead: the reply's fault is the message.
 		return cause.Error()

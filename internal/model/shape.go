@@ -114,6 +114,15 @@ func meantAsJSON(ctx context.Context, data []byte) bool {
 	return len(t) > 0 && (t[0] == '{' || t[0] == '[')
 }
 
+// emptyBody reports whether data, a 200 reply's body, is empty or white space alone where the
+// reply shape ctx names is one JSON value: retried as a malformed body is, whatever its
+// Content-Type, where the client read it once and failed with "EOF". Ollama's stream is none: an
+// empty one is read as an empty reply.
+func emptyBody(ctx context.Context, data []byte) bool {
+	s, ok := ctx.Value(shapeKey{}).(*shape)
+	return ok && s.name != "chat reply" && len(bytes.TrimSpace(data)) == 0
+}
+
 // shapeFault returns the ShapeError of data, a 200 reply's body, under a context that names the
 // reply's shape (withChatShape), or nil. A body that is not JSON is none of its business (the
 // Transport's check of malformed JSON, or the client's reading, words it); nor is one that is

@@ -92,6 +92,10 @@ func redirected(req *http.Request, resp *http.Response) error {
 // but is of another shape than the reply's is a ShapeError.
 var errMalformedBody = errors.New("malformed JSON in response body")
 
+// errEmptyBody is the error of a 200 reply whose body is empty (or white space alone) where the
+// reply is one JSON value (see emptyBody): a proxy's, or a server's that failed as it answered.
+var errEmptyBody = errors.New("the server replied (status 200) with an empty body")
+
 // InBandError is an error a server gave in the body of a 200 reply, {"error": {"code": …,
 // "message": …}}, as OpenRouter does for a model that fails after it started, and the Gemini API
 // at the end of a stream that fails once begun.

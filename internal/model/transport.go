@@ -308,6 +308,9 @@ func (t *Transport) classify(ctx context.Context, req *http.Request, resp *http.
 		return wait, true, nil
 	case isTransientStatus(resp.StatusCode) || shouldRetry == "true":
 		return serverWait(resp.Header, data, time.Now(), t.maxWait), false, nil
+	case resp.StatusCode == http.StatusOK && emptyBody(ctx, data):
+		noteError(ctx, errEmptyBody)
+		return 0, false, errEmptyBody
 	case resp.StatusCode == http.StatusOK && (isJSON(resp.Header.Get("Content-Type")) || meantAsJSON(ctx, data)) && !json.Valid(data):
 		noteError(ctx, errMalformedBody) // the cause the call error names, not the client's generic words
 		return 0, false, errMalformedBody
