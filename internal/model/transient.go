@@ -142,6 +142,7 @@ func inBandObject(data []byte) *InBandError {
 		Choices json.RawMessage `json:"choices"`
 		Error   *struct {
 			Code    json.RawMessage `json:"code"`
+			Type    string          `json:"type"`
 			Message string          `json:"message"`
 		} `json:"error"`
 	}
@@ -150,7 +151,28 @@ func inBandObject(data []byte) *InBandError {
 	}
 	e := &InBandError{Message: r.Error.Message}
 	json.Unmarshal(r.Error.Code, &e.Code) //nolint:errcheck // a code that is no number is none
+	if e.Code == 0 {
+		e.Code = anthropicErrorStatus[r.Error.Type]
+	}
 	return e
+}
+
+// anthropicErrorStatus is the status of each type of Anthropic's error object ({"type": "error",
+// "error": {"type": …, "message": …}}), which names no code: its API answers each with that
+// status, and a gateway that relays one in a 200 reply (or a stream's error event) is retried, or
+// not, as the status would be: an overloaded_error as a 529.
+var anthropicErrorStatus = map[string]int{
+	"invalid_request_error": 400,
+	"authentication_error":  401,
+	"billing_error":         402,
+	"permission_error":      403,
+	"not_found_error":       404,
+	"conflict_error":        409,
+	"request_too_large":     413,
+	"rate_limit_error":      429,
+	"api_error":             500,
+	"timeout_error":         504,
+	"overloaded_error":      529,
 }
 
 // isTransientStatus reports whether a reply with status code is retried: 408, 409, 425 and every

@@ -99,6 +99,13 @@ func TestInBandErrorBody(t *testing.T) {
 		{`{"error":{"code":502,"message":""}}`, nil},
 		{`{"choices":[{"index":0}],"error":{"code":502,"message":"late"}}`, nil},
 		{`{"error":null}`, nil},
+		// Anthropic's error object, which names a type and no code: the type's status.
+		{`{"type":"error","error":{"type":"overloaded_error","message":"Overloaded"}}`, &InBandError{Code: 529, Message: "Overloaded"}},
+		{`{"type":"error","error":{"type":"rate_limit_error","message":"slow down"}}`, &InBandError{Code: 429, Message: "slow down"}},
+		{`{"type":"error","error":{"type":"api_error","message":"internal"}}`, &InBandError{Code: 500, Message: "internal"}},
+		{`{"type":"error","error":{"type":"invalid_request_error","message":"bad"}}`, &InBandError{Code: 400, Message: "bad"}},
+		{`{"type":"error","error":{"type":"something_new","message":"?"}}`, &InBandError{Message: "?"}},
+		{`{"error":{"type":"overloaded_error","code":503,"message":"busy"}}`, &InBandError{Code: 503, Message: "busy"}},
 	} {
 		got := inBandError([]byte(tc.body))
 		if (got == nil) != (tc.want == nil) || got != nil && *got != *tc.want {
