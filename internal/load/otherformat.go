@@ -57,6 +57,9 @@ func (o *otherFormat) skip(bad error) error {
 	if e, ok := errors.AsType[*record.Error](bad); ok && e.Err != nil {
 		cause = e.Err.Error()
 	}
+	// A JSON array's item is named by its index where it shares its line with another
+	// (`[0]: missing field "_id"`): the index is no part of the fault, which each item has.
+	cause = withoutIndex(cause)
 	if o.byName && !lacksTopField(cause) {
 		// An item of the benchmark's whose own field is bad (a null question), not one that
 		// lacks the benchmark's id field, as a generic row does: the name picked the format the
@@ -112,9 +115,15 @@ func (o *otherFormat) stop(why string) error {
 // own, not one nested in another: `missing field "_id"`, or `[0]: missing field "_id"` for a
 // JSON array's first item.
 func lacksTopField(cause string) bool {
+	return strings.HasPrefix(withoutIndex(cause), `missing field "`)
+}
+
+// withoutIndex returns cause without the index of a JSON array's item that it may begin with
+// ("[12]: "), which names the item, not its fault.
+func withoutIndex(cause string) string {
 	if i := strings.Index(cause, "]: "); strings.HasPrefix(cause, "[") && i > 1 &&
 		strings.Trim(cause[1:i], "0123456789") == "" {
-		cause = cause[i+3:]
+		return cause[i+3:]
 	}
-	return strings.HasPrefix(cause, `missing field "`)
+	return cause
 }
