@@ -23,9 +23,10 @@ func (s *scratch) bleuRead(pred string, refs []string, byKey bool) (hyp, closest
 	hyp = len(s.words)
 	bounds := s.bounds[:0]
 	closest = -1
+	w := repeatWalk{refs: refs}
 	for k, r := range refs {
 		switch {
-		case repeats(refs, k):
+		case w.repeats(k):
 			continue // a repeated reference changes neither the clipping counts nor the closest length
 		case r == pred:
 			s.words = append(s.words, s.words[:hyp]...)

@@ -57,11 +57,12 @@ func CMRCF1(pred string, refs []string) float64 {
 	p := ids.segment(pred, predBuf[:0])
 	idx.build(p)
 	best := 0.0
+	w := repeatWalk{refs: refs}
 	for k, ref := range refs {
 		if best == 1 {
 			break // F1 never exceeds 1, even rounded
 		}
-		if repeats(refs, k) {
+		if w.repeats(k) {
 			continue // scores the same as before
 		}
 		r := ids.segment(ref, refBuf[:0])

@@ -95,8 +95,9 @@ func (sc *meteorScratch) scores(pred string, refs []string, synonyms, both bool,
 		}
 	}
 	sc.load(pred, refs)
+	w := repeatWalk{refs: refs}
 	for r := range refs {
-		if repeats(refs, r) {
+		if w.repeats(r) {
 			continue // scores the same as before
 		}
 		ref := sc.ids[sc.spans[r]:sc.spans[r+1]]

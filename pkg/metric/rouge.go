@@ -73,8 +73,9 @@ func (s *scratch) rougeTexts(pred string, refs []string, mode rougeMode) {
 	s.bounds = s.bounds[:0]
 	s.rougeIDs(pred, mode)
 	s.bounds = append(s.bounds, len(s.ids))
+	w := repeatWalk{refs: refs}
 	for k, ref := range refs {
-		if repeats(refs, k) {
+		if w.repeats(k) {
 			continue
 		}
 		s.rougeIDs(ref, mode)

@@ -11,8 +11,9 @@ func SquadEM(pred string, refs []string) float64 {
 	s := getScratch()
 	defer putScratch(s)
 	p := s.squad(pred)
+	w := repeatWalk{refs: refs}
 	for k := range refs {
-		if g, ok := s.ref(pred, p, refs, k); ok && s.equal(p, g) {
+		if g, ok := s.ref(pred, p, &w, k); ok && s.equal(p, g) {
 			return 1
 		}
 	}
@@ -26,8 +27,9 @@ func SquadF1(pred string, refs []string) float64 {
 	defer putScratch(s)
 	p := s.squad(pred)
 	best := 0.0
+	w := repeatWalk{refs: refs}
 	for k := range refs {
-		g, ok := s.ref(pred, p, refs, k)
+		g, ok := s.ref(pred, p, &w, k)
 		if !ok {
 			continue
 		}
@@ -50,8 +52,9 @@ func emF1(pred string, refs []string, tokenF1 func(s *scratch, p, g text) (f1, p
 	s := getScratch()
 	defer putScratch(s)
 	p := s.squad(pred)
+	w := repeatWalk{refs: refs}
 	for k := range refs {
-		g, ok := s.ref(pred, p, refs, k)
+		g, ok := s.ref(pred, p, &w, k)
 		if !ok {
 			continue
 		}
@@ -82,8 +85,9 @@ func SquadAll(pred string, refs []string) SquadSet {
 	p := s.squad(pred)
 	var r SquadSet
 	kept := false // a reference evaluate-v2.0.py keeps, see squad2Golds
+	w := repeatWalk{refs: refs}
 	for k := range refs {
-		g, ok := s.ref(pred, p, refs, k)
+		g, ok := s.ref(pred, p, &w, k)
 		if !ok {
 			continue
 		}
@@ -117,9 +121,9 @@ func SquadAll(pred string, refs []string) SquadSet {
 // ref returns the normal form of refs[k] for scores that take the best over references: p, the
 // prediction's, when the reference is the prediction's text, or false when it repeats an earlier
 // reference, which cannot change the best.
-func (s *scratch) ref(pred string, p text, refs []string, k int) (text, bool) {
-	r := refs[k]
-	if repeats(refs, k) {
+func (s *scratch) ref(pred string, p text, w *repeatWalk, k int) (text, bool) {
+	r := w.refs[k]
+	if w.repeats(k) {
 		return text{}, false
 	}
 	if r == pred {
@@ -146,8 +150,9 @@ func Squad2Scores(pred string, refs []string) (em, f1 float64) {
 // not normalise to "", or a single empty one when none is left (an unanswerable question).
 func (s *scratch) squad2Golds(pred string, p text, refs []string, f func(g text)) {
 	kept := false
+	w := repeatWalk{refs: refs}
 	for k := range refs {
-		if g, ok := s.ref(pred, p, refs, k); ok && g.lo < g.hi {
+		if g, ok := s.ref(pred, p, &w, k); ok && g.lo < g.hi {
 			kept = true
 			f(g)
 		}
