@@ -776,3 +776,39 @@ func TestLacksTopField(t *testing.T) {
 		}
 	}
 }
+
+// TestWatchedCutPrintsHeld: a file watched for being in another format than the one read (here
+// generic rows whose name, hotpot_rows.jsonl.gz, picked hotpotqa) whose read fails before the
+// watch decides (a gzip file cut short within its first 20 items) prints every bad item it held,
+// as an unwatched file would have, before the read error: all but the first were lost.
+func TestWatchedCutPrintsHeld(t *testing.T) {
+	var text bytes.Buffer
+	rng := rand.New(rand.NewPCG(1, 2))
+	for i := range 40 {
+		fmt.Fprintf(&text, `{"id":"q%d","question":"%x","answers":["%x"]}`+"\n", i, rng.Uint64(), rng.Uint64())
+	}
+	var b bytes.Buffer
+	zw := gzip.NewWriter(&b)
+	zw.Write(text.Bytes())
+	if err := zw.Close(); err != nil {
+		t.Fatal(err)
+	}
+	path := filepath.Join(t.TempDir(), "hotpot_rows.jsonl.gz")
+	for cut := 100; cut < b.Len(); cut += 20 {
+		if err := os.WriteFile(path, b.Bytes()[:cut], 0o644); err != nil {
+			t.Fatal(err)
+		}
+		var stdout, stderr bytes.Buffer
+		err := Run(context.Background(), []string{"qa-load", path}, nil, &stdout, &stderr)
+		if err == nil || !strings.Contains(err.Error(), "gzip data ends early") {
+			break // cut past the 20th item: the watch stopped the load
+		}
+		bad := strings.Count(stderr.String(), "\n")
+		if bad == 0 {
+			continue // cut within the first line
+		}
+		if lines := strings.Count(stderr.String(), `missing field "_id"`); lines != bad || !strings.Contains(err.Error(), fmt.Sprintf("after line %d:", bad)) {
+			t.Errorf("cut at %d: %d messages of a missing _id, error %v; want one for each of the lines read:\n%s", cut, lines, err, stderr.String())
+		}
+	}
+}

@@ -105,6 +105,11 @@ func (a *app) loadFile(name string) error {
 		})
 		if err == nil {
 			err = a.other.end()
+		} else {
+			// A read that failed (or an interrupt) before the watch decided: the bad items it
+			// held are printed, as an unwatched file's are, before the error (the error that
+			// stops a watched file printed them already, each cause once).
+			a.other.msgs.Release(a.stderr)
 		}
 		a.other = otherFormat{}
 		return err
