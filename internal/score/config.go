@@ -479,8 +479,12 @@ func (cfg *config) parseMismatchRule(c *cli.Context, sel *selection) error {
 		return command.Usagef("--mismatch-metric: %s is a corpus metric, computed over all records: no record has a score of its own to compare with --below", name)
 	}
 	if k < 0 && len(sel.names) == 0 {
-		return command.Usagef("--mismatches: the selected metrics (%s) are corpus metrics, computed over all records: no record has a score of its own for --mismatch-metric %s to compare with --below; add a per-record metric to --metrics",
-			strings.Join(sel.corpus, ", "), name)
+		perRecord := registryNames(registry())
+		if !slices.Contains(perRecord, name) {
+			return command.Usagef("--mismatch-metric: %q is no per-record metric%s", name, english.DidYouMean(name, perRecord))
+		}
+		return command.Usagef("--mismatches: the selected %s (%s) %s, computed over all records: no record has a score of its own for --mismatch-metric %s to compare with --below; add %s to --metrics",
+			english.Form(len(sel.corpus), "metric", "metrics"), strings.Join(sel.corpus, ", "), english.Form(len(sel.corpus), "is a corpus metric", "are corpus metrics"), name, name)
 	}
 	if k < 0 {
 		return command.Usagef("--mismatch-metric: %q is not among the selected metrics (%s)%s", name, strings.Join(sel.names, ", "),
