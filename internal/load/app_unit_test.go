@@ -754,25 +754,26 @@ func TestMetaTooDeep(t *testing.T) {
 	}
 }
 
-// TestLacksTopField: the causes that keep watching a file whose name picked its format (a generic
-// row lacks the benchmark's id field) and those that show the file is the benchmark's.
-func TestLacksTopField(t *testing.T) {
+// TestLacksID: the causes (without an array item's index) that keep watching a file whose name
+// picked its format, those of an item that lacks the benchmark's id field as a generic row does,
+// and those that show the file holds the benchmark's items, or others that are no rows.
+func TestLacksID(t *testing.T) {
 	for _, tc := range []struct {
-		cause string
-		want  bool
+		cause, format string
+		want          bool
 	}{
-		{`missing field "_id"`, true},
-		{`[0]: missing field "_id"`, true},
-		{`[12]: missing field "question_id"`, true},
-		{`[0].qa[0]: missing field "question"`, false},
-		{`answers[0]: missing field "text"`, false},
-		{`[0]: question: want a string, got null`, false},
-		{`[]: missing field "x"`, false},
-		{`[a]: missing field "x"`, false},
-		{`field "id" is empty`, false},
+		{`missing field "_id"`, "hotpotqa", true},
+		{`missing field "sample_id"`, "locomo", true},
+		{`missing field "question_id"`, "longmemeval", true},
+		{`missing field "question"`, "longmemeval", false}, // its evaluation results, say
+		{`missing field "_id"`, "locomo", false},
+		{`missing field "_id"`, "squad", false},
+		{`qa[0]: missing field "question"`, "locomo", false},
+		{`question: want a string, got null`, "hotpotqa", false},
+		{`missing field "_id" `, "hotpotqa", false},
 	} {
-		if got := lacksTopField(tc.cause); got != tc.want {
-			t.Errorf("lacksTopField(%q) = %v, want %v", tc.cause, got, tc.want)
+		if got := lacksID(tc.cause, tc.format); got != tc.want {
+			t.Errorf("lacksID(%q, %s) = %v, want %v", tc.cause, tc.format, got, tc.want)
 		}
 	}
 }

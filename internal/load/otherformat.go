@@ -60,10 +60,10 @@ func (o *otherFormat) skip(bad error) error {
 	// A JSON array's item is named by its index where it shares its line with another
 	// (`[0]: missing field "_id"`): the index is no part of the fault, which each item has.
 	cause = withoutIndex(cause)
-	if o.byName && !lacksTopField(cause) {
-		// An item of the benchmark's whose own field is bad (a null question), not one that
-		// lacks the benchmark's id field, as a generic row does: the name picked the format the
-		// file is in, and its items are reported as any file's are.
+	if o.byName && !lacksID(cause, o.format) {
+		// An item that has the benchmark's id field (LongMemEval's results beside its questions,
+		// or its own item with a null question), not one that lacks it, as a generic row does:
+		// no file of rows, and its items are reported as any file's are.
 		o.byName = false
 		o.msgs.Release(o.w)
 		fmt.Fprint(o.w, msg)
@@ -111,11 +111,15 @@ func (o *otherFormat) stop(why string) error {
 		o.name, why, article(o.seen), o.seen, o.seen, detect)
 }
 
-// lacksTopField reports whether cause, a bad item's, is that of an item lacking a field of its
-// own, not one nested in another: `missing field "_id"`, or `[0]: missing field "_id"` for a
-// JSON array's first item.
-func lacksTopField(cause string) bool {
-	return strings.HasPrefix(withoutIndex(cause), `missing field "`)
+// idField is the id field of each benchmark whose items a file's name can pick (HotpotQA's,
+// LoCoMo's, LongMemEval's; SQuAD's layout is told apart without it): a generic row lacks it.
+var idField = map[string]string{"hotpotqa": "_id", "locomo": "sample_id", "longmemeval": "question_id"}
+
+// lacksID reports whether cause, a bad item's (without its array index, withoutIndex), is that of
+// an item lacking format's id field, as a generic row does: `missing field "_id"` for hotpotqa.
+func lacksID(cause, format string) bool {
+	id, ok := idField[format]
+	return ok && cause == `missing field "`+id+`"`
 }
 
 // withoutIndex returns cause without the index of a JSON array's item that it may begin with
