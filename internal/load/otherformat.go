@@ -26,8 +26,8 @@ type otherFormat struct {
 	seen, format string // the format its fields say, and the one --format gives
 	// byName: no --format, and the format is the one the file's name says (a generic
 	// locomo_extra.jsonl read as locomo), its first item's fields telling none; seen is then ""
-	// and format the one read. Its watch ends at a bad item that does not lack a top-level field
-	// (the benchmark's id, which a generic row lacks): the file is then the benchmark's.
+	// and format the one read. Its watch ends at a bad item that does not lack the benchmark's id
+	// field (lacksID), which a generic row lacks: the file is then no file of rows.
 	byName bool
 	good   bool // a record came
 	bad    int
