@@ -67,3 +67,36 @@ func TestReplyTooLarge(t *testing.T) {
 		})
 	}
 }
+
+// TestEmbedReplyNotLimited: an embedding call's reply is read whole whatever its length, which
+// grows with the texts and the model sent (text-embeddings-inference's /embed_all, a vector per
+// token: 32 texts of 300 tokens at 4,096 dimensions are some 400 MB): the limit of a chat reply
+// failed every record of such a batch as a server that sends without end.
+func TestEmbedReplyNotLimited(t *testing.T) {
+	old := maxReplyBody
+	maxReplyBody = 1 << 20
+	t.Cleanup(func() { maxReplyBody = old })
+	body := "[[" + strings.Repeat("0.125,", 2<<20/6) + "0.5]]"
+	srv := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		io.Copy(io.Discard, r.Body)
+		w.Header().Set("Content-Type", "application/json")
+		io.WriteString(w, body)
+	}))
+	defer srv.Close()
+	tr := NewTransport(TransportConfig{MaxRetries: 2, Backoff: time.Millisecond, Timeout: 10 * time.Second})
+	ctx := WithEmbedShape(context.Background(), "tei", "/embed_all")
+	req, err := http.NewRequestWithContext(ctx, http.MethodPost, srv.URL+"/embed_all", strings.NewReader(`{"inputs":["a"]}`))
+	if err != nil {
+		t.Fatal(err)
+	}
+	req.Header.Set("Content-Type", "application/json")
+	resp, err := tr.Client().Do(req)
+	if err != nil {
+		t.Fatalf("an embedding reply of %d bytes: %v", len(body), err)
+	}
+	got, err := io.ReadAll(resp.Body)
+	resp.Body.Close()
+	if err != nil || string(got) != body {
+		t.Errorf("read %d bytes, %v; want the reply's %d", len(got), err, len(body))
+	}
+}

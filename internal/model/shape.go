@@ -28,6 +28,7 @@ type shape struct {
 	members []string
 	own     []string
 	list    bool
+	chat    bool // a chat call's reply, whose body is read up to maxReplyBody (replyLimit)
 }
 
 // chatShapes are the replies of the chat calls, by provider; each lists "error" too, which some
@@ -71,7 +72,12 @@ func WithEmbedShape(ctx context.Context, provider, path string) context.Context 
 // withChatShape returns a context under which a Transport checks a 200 reply against the shape
 // of provider's chat reply (a provider without one is not checked).
 func withChatShape(ctx context.Context, provider string) context.Context {
-	return withShape(ctx, chatShapes, provider)
+	s, ok := chatShapes[provider]
+	if !ok {
+		return ctx
+	}
+	s.chat = true
+	return context.WithValue(ctx, shapeKey{}, &s)
 }
 
 // withShape returns a context naming shapes[key], the shape a Transport checks a 200 reply

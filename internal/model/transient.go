@@ -49,8 +49,23 @@ func (e *tooLargeError) Error() string {
 	return fmt.Sprintf("the server's reply (status %d) is larger than %d MiB, more than any model's reply: a server or proxy that sends without end", e.status, e.limit>>20)
 }
 
-// readReplyBody reads body to its end, at most limit bytes: a longer one is a tooLargeError.
+// replyLimit is the most of a reply's body that is read under ctx: maxReplyBody for a chat call
+// (withChatShape), 0, none, for any other: an embedding call's reply grows with the texts and
+// the model sent, and may pass it (text-embeddings-inference's /embed_all, a vector per token: 32
+// texts of 300 tokens at 4,096 dimensions are some 400 MB).
+func replyLimit(ctx context.Context) int64 {
+	if s, ok := ctx.Value(shapeKey{}).(*shape); ok && s.chat {
+		return maxReplyBody
+	}
+	return 0
+}
+
+// readReplyBody reads body to its end, at most limit bytes (0: no limit): a longer one is a
+// tooLargeError.
 func readReplyBody(body io.Reader, status int, limit int64) ([]byte, error) {
+	if limit <= 0 {
+		return io.ReadAll(body)
+	}
 	data, err := io.ReadAll(io.LimitReader(body, limit+1))
 	if err == nil && int64(len(data)) > limit {
 		return nil, &tooLargeError{status: status, limit: limit}

@@ -36,7 +36,7 @@ import (
 //     window of successes.
 //
 // The response body is read completely inside the attempt, so a truncated body is an attempt failure
-// rather than a decoding error later; one longer than maxReplyBody fails the call, not retried. Attempts are counted into the Attempts found in the request's
+// rather than a decoding error later; a chat reply longer than maxReplyBody fails the call, not retried. Attempts are counted into the Attempts found in the request's
 // context (see WithAttempts). A failure that outlasts the retries is the latest attempt's error,
 // with no count of its own: the langchaingo clients quote it inside their words, and the caller
 // counts the attempts once, at the end, as CallError does ("… (after 3 attempts)").
@@ -261,7 +261,7 @@ func (t *Transport) attempt(ctx context.Context, req *http.Request, body []byte)
 		noteError(ctx, rerr)
 		return nil, -1, rerr // final: every attempt would be redirected alike
 	}
-	data, rerr := readReplyBody(resp.Body, resp.StatusCode, maxReplyBody)
+	data, rerr := readReplyBody(resp.Body, resp.StatusCode, replyLimit(ctx))
 	resp.Body.Close()
 	if tl, ok := rerr.(*tooLargeError); ok {
 		noteError(ctx, tl)
