@@ -62,3 +62,27 @@ func TestEmptyBody200(t *testing.T) {
 		}
 	}
 }
+
+// TestEmptyEventStream200: an empty 200 reply labelled text/event-stream, from a server or proxy
+// that streams whatever the request says, keeps the hint that says so, as a stream with text
+// does; it is not taken for an empty body retried to the end, whose words named no cause.
+func TestEmptyEventStream200(t *testing.T) {
+	var calls atomic.Int64
+	srv := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		io.Copy(io.Discard, r.Body)
+		calls.Add(1)
+		w.Header().Set("Content-Type", "text/event-stream")
+		w.WriteHeader(http.StatusOK)
+	}))
+	defer srv.Close()
+	tr := NewTransport(TransportConfig{MaxRetries: 2, Backoff: -1})
+	c, err := New(context.Background(), Config{Provider: "openai", BaseURL: srv.URL + "/v1", APIKey: testKey, HTTPClient: tr.Client()})
+	if err != nil {
+		t.Fatal(err)
+	}
+	_, err = c.Generate(context.Background(), testRequest("openai", wireModels["openai"]))
+	const want = "the server streamed its reply (text/event-stream) where the call asked for it whole"
+	if err == nil || !strings.Contains(err.Error(), want) {
+		t.Errorf("error %v, want it to say %q", err, want)
+	}
+}

@@ -308,7 +308,9 @@ func (t *Transport) classify(ctx context.Context, req *http.Request, resp *http.
 		return wait, true, nil
 	case isTransientStatus(resp.StatusCode) || shouldRetry == "true":
 		return serverWait(resp.Header, data, time.Now(), t.maxWait), false, nil
-	case resp.StatusCode == http.StatusOK && emptyBody(ctx, data):
+	case resp.StatusCode == http.StatusOK && emptyBody(ctx, data) && mediaType(resp.Header.Get("Content-Type")) != "text/event-stream":
+		// (An empty stream, from a server that streams whatever the request says, keeps the
+		// hint that says so: the client's reading fails with it.)
 		noteError(ctx, errEmptyBody)
 		return 0, false, errEmptyBody
 	case resp.StatusCode == http.StatusOK && (isJSON(resp.Header.Get("Content-Type")) || meantAsJSON(ctx, data)) && !json.Valid(data):
