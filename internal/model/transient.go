@@ -117,9 +117,15 @@ var errEmptyBody = errors.New("the server replied (status 200) with an empty bod
 type InBandError struct {
 	Code    int // the error's code, an HTTP status; 0 when it gives none that is a number
 	Message string
+	// Type is the type of Anthropic's error object, which names no code: Code is then the
+	// status its API gives that type (anthropicErrorStatus), none the reply holds.
+	Type string
 }
 
 func (e *InBandError) Error() string {
+	if e.Type != "" && e.Code != 0 {
+		return fmt.Sprintf("reply with status 200 holds an error of type %s (status %d at its API): %s", e.Type, e.Code, e.Message)
+	}
 	if e.Code != 0 {
 		return fmt.Sprintf("reply with status 200 holds error %d: %s", e.Code, e.Message)
 	}
@@ -154,6 +160,7 @@ func inBandError(data []byte) *InBandError {
 // with a message), or nil; an object that holds an answer ("choices") holds none.
 func inBandObject(data []byte) *InBandError {
 	var r struct {
+		Type    string          `json:"type"` // "error" in Anthropic's error object
 		Choices json.RawMessage `json:"choices"`
 		Error   *struct {
 			Code    json.RawMessage `json:"code"`
@@ -166,8 +173,10 @@ func inBandObject(data []byte) *InBandError {
 	}
 	e := &InBandError{Message: r.Error.Message}
 	json.Unmarshal(r.Error.Code, &e.Code) //nolint:errcheck // a code that is no number is none
-	if e.Code == 0 {
-		e.Code = anthropicErrorStatus[r.Error.Type]
+	if e.Code == 0 && r.Type == "error" {
+		if code, ok := anthropicErrorStatus[r.Error.Type]; ok {
+			e.Code, e.Type = code, r.Error.Type
+		}
 	}
 	return e
 }

@@ -100,16 +100,35 @@ func TestInBandErrorBody(t *testing.T) {
 		{`{"choices":[{"index":0}],"error":{"code":502,"message":"late"}}`, nil},
 		{`{"error":null}`, nil},
 		// Anthropic's error object, which names a type and no code: the type's status.
-		{`{"type":"error","error":{"type":"overloaded_error","message":"Overloaded"}}`, &InBandError{Code: 529, Message: "Overloaded"}},
-		{`{"type":"error","error":{"type":"rate_limit_error","message":"slow down"}}`, &InBandError{Code: 429, Message: "slow down"}},
-		{`{"type":"error","error":{"type":"api_error","message":"internal"}}`, &InBandError{Code: 500, Message: "internal"}},
-		{`{"type":"error","error":{"type":"invalid_request_error","message":"bad"}}`, &InBandError{Code: 400, Message: "bad"}},
+		{`{"type":"error","error":{"type":"overloaded_error","message":"Overloaded"}}`, &InBandError{Code: 529, Type: "overloaded_error", Message: "Overloaded"}},
+		{`{"type":"error","error":{"type":"rate_limit_error","message":"slow down"}}`, &InBandError{Code: 429, Type: "rate_limit_error", Message: "slow down"}},
+		{`{"type":"error","error":{"type":"api_error","message":"internal"}}`, &InBandError{Code: 500, Type: "api_error", Message: "internal"}},
+		{`{"type":"error","error":{"type":"invalid_request_error","message":"bad"}}`, &InBandError{Code: 400, Type: "invalid_request_error", Message: "bad"}},
 		{`{"type":"error","error":{"type":"something_new","message":"?"}}`, &InBandError{Message: "?"}},
 		{`{"error":{"type":"overloaded_error","code":503,"message":"busy"}}`, &InBandError{Code: 503, Message: "busy"}},
+		// OpenAI's error object names a type too, but is no Anthropic one: its code is its own.
+		{`{"error":{"type":"invalid_request_error","code":"some_code","message":"bad"}}`, &InBandError{Message: "bad"}},
 	} {
 		got := inBandError([]byte(tc.body))
 		if (got == nil) != (tc.want == nil) || got != nil && *got != *tc.want {
 			t.Errorf("inBandError(%s) = %+v, want %+v", tc.body, got, tc.want)
+		}
+	}
+}
+
+// TestInBandErrorWords: a code taken from an Anthropic error's type is said to be its API's
+// status for the type, not a code the reply held.
+func TestInBandErrorWords(t *testing.T) {
+	for _, tc := range []struct {
+		e    InBandError
+		want string
+	}{
+		{InBandError{Code: 529, Type: "overloaded_error", Message: "Overloaded"}, "reply with status 200 holds an error of type overloaded_error (status 529 at its API): Overloaded"},
+		{InBandError{Code: 502, Message: "Provider returned error"}, "reply with status 200 holds error 502: Provider returned error"},
+		{InBandError{Message: "bad"}, "reply with status 200 holds an error: bad"},
+	} {
+		if got := tc.e.Error(); got != tc.want {
+			t.Errorf("%+v: %q, want %q", tc.e, got, tc.want)
 		}
 	}
 }
