@@ -78,8 +78,8 @@ func hotpotContextFault(raw jsonRaw, bad error) error {
 		Context jsonRaw `json:"context"`
 	}
 	re, ok := bad.(*record.Error)
-	if !ok || jsonUnmarshal(raw, &item) != nil {
-		return bad
+	if !ok || jsonUnmarshal(raw, &item) != nil || item.ID == "" && re.Err != nil && re.Err.Error() == missingField("_id").Error() {
+		return bad // (an item without an _id is named so first: decodeRecord)
 	}
 	if err := hotpotContextError(item.Context); err != nil {
 		moved := *re
