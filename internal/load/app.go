@@ -177,8 +177,7 @@ type app struct {
 	examined        bool                     // some item's fields were read (see Options.Found)
 	preds           *Predictions             // --predictions, attached to the records read
 	other           otherFormat              // the bad items of a file --format reads as another's
-	detected        map[string]string        // without --format, the named regular files' formats (detectFiles)
-	byName          map[string]bool          // and whether their names picked them (format.DetectWhy)
+	detected        map[string]detection     // without --format, the files' formats (detectFiles, detectFormat)
 	ctx             context.Context
 }
 
@@ -292,7 +291,7 @@ func (a *app) action(c *cli.Context) error {
 		return command.Usagef("reading stdin needs --format (one of %s); or name the benchmark files: qa-load FILE ...", strings.Join(Formats(), ", "))
 	}
 	if a.format == "" {
-		a.detected, a.byName = detectFiles(files)
+		a.detected = detectFiles(files)
 	}
 	if err := a.mapApplies(files); err != nil {
 		return err

@@ -161,8 +161,8 @@ func BenchmarkDetectFile(b *testing.B) {
 			b.SetBytes(int64(min(len(bc.text), format.MaxHead)))
 			b.ReportAllocs()
 			for b.Loop() {
-				if got, _, ok := detectFile(path); got != bc.want || !ok {
-					b.Fatalf("detectFile(%s) = %q, %v; want %q", bc.name, got, ok, bc.want)
+				if got, ok := detectFile(path); got.format != bc.want || !ok {
+					b.Fatalf("detectFile(%s) = %q, %v; want %q", bc.name, got.format, ok, bc.want)
 				}
 			}
 		})

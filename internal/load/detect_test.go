@@ -107,9 +107,8 @@ func TestDetectFilesOnce(t *testing.T) {
 	if err := os.WriteFile(path, []byte(`{"id": "1", "question": "q", "answers": ["a"]}`+"\n"), 0o644); err != nil {
 		t.Fatal(err)
 	}
-	detected, _ := detectFiles([]string{path, "-", dir, path})
-	a := &app{detected: detected}
-	if want := map[string]string{path: "jsonl"}; !maps.Equal(a.detected, want) {
+	a := &app{detected: detectFiles([]string{path, "-", dir, path})}
+	if want := map[string]detection{path: {format: "jsonl"}}; !maps.Equal(a.detected, want) {
 		t.Fatalf("detectFiles = %v, want %v", a.detected, want)
 	}
 	// The file changes after detection (a SQuAD file, which its text would be taken for).
@@ -134,7 +133,7 @@ func TestDetectLongRecordFile(t *testing.T) {
 	if err := os.WriteFile(path, []byte(first+"\n"+`{"id":"q2","schema":1,"question":"Why?"}`+"\n"), 0o644); err != nil {
 		t.Fatal(err)
 	}
-	if got, _, ok := detectFile(path); got != "records" || !ok {
-		t.Errorf("detectFile(run.jsonl, a first record line of %d bytes) = %q, %v; want records", len(first), got, ok)
+	if got, ok := detectFile(path); got.format != "records" || !ok {
+		t.Errorf("detectFile(run.jsonl, a first record line of %d bytes) = %q, %v; want records", len(first), got.format, ok)
 	}
 }

@@ -78,7 +78,7 @@ func hotpotContextFault(raw jsonRaw, bad error) error {
 		Context jsonRaw `json:"context"`
 	}
 	re, ok := bad.(*record.Error)
-	if !ok || jsonUnmarshal(raw, &item) != nil || item.ID == "" && re.Err != nil && re.Err.Error() == missingField("_id").Error() {
+	if !ok || re.Err != nil && re.Err.Error() == missingField("_id").Error() || jsonUnmarshal(raw, &item) != nil {
 		return bad // (an item without an _id is named so first: decodeRecord)
 	}
 	if err := hotpotContextError(item.Context); err != nil {

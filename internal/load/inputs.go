@@ -24,7 +24,7 @@ import (
 func (a *app) loadAll(files []string) error {
 	var pair []string
 	for _, f := range files {
-		if a.format == "evalearn" || a.format == "" && a.detected[f] == "evalearn" {
+		if a.format == "evalearn" || a.format == "" && a.detected[f].format == "evalearn" {
 			pair = append(pair, f)
 		}
 	}
@@ -68,7 +68,7 @@ func (a *app) loadFile(name string) error {
 		var head []byte // what detection, and the warning of another format, decide on
 		// A named file whose format detectFiles found is not read ahead again: its head, up to
 		// 16 MiB, is wanted only for a format's warning, or for the message of one not found.
-		known := as == "" && a.detected[name] != ""
+		known := as == "" && a.detected[name].format != ""
 		var full bool
 		var readErr error
 		if as == "" && !known || watch {
@@ -96,7 +96,7 @@ func (a *app) loadFile(name string) error {
 			a.other.seen = a.warnOtherFormat(in.DisplayName(), head)
 		}
 		if a.format == "" {
-			a.other.format, a.other.byName = as, a.byName[name]
+			a.other.format, a.other.byName = as, a.detected[name].byName
 		}
 		a.generic = as == "jsonl" || as == "csv"
 		a.benchmark = !a.generic && as != "records" && as != "evalearn-results"
@@ -133,19 +133,19 @@ func (a *app) loadWarned(name string, load func() error) error {
 // detectFormat detects the format of the file name, shown as display, read without --format,
 // from its name and head (format.Head's, full when the file's first object is longer than
 // format.MaxHead), or takes the one detectFiles found for a named regular file from the same
-// bytes, noting in a.byName whether the file's name picked it. It returns a usage error when it finds none, when the file is EvaLearn's, or when --map
-// does not apply to it (mapFits); and readErr, a read error met within the head, when it finds
-// none.
+// bytes; it keeps what it found in a.detected. It returns a usage error when it finds none, when
+// the file is EvaLearn's, or when --map does not apply to it (mapFits); and readErr, a read error
+// met within the head, when it finds none.
 func (a *app) detectFormat(name, display string, head []byte, full bool, readErr error) (string, error) {
-	found, ok := a.detected[name]
+	d, ok := a.detected[name]
 	if !ok {
-		var byName bool
-		found, byName = format.DetectWhy(name, head)
-		if a.byName == nil {
-			a.byName = make(map[string]bool)
+		d.format, d.byName = format.DetectWhy(name, head)
+		if a.detected == nil {
+			a.detected = make(map[string]detection)
 		}
-		a.byName[name] = byName
+		a.detected[name] = d
 	}
+	found := d.format
 	switch {
 	case found == "" && readErr != nil:
 		return "", command.ReadError(display, 0, readErr)
@@ -273,7 +273,7 @@ func (a *app) mapApplies(files []string) error {
 	for _, f := range files {
 		format := a.format
 		if format == "" {
-			format = a.detected[f]
+			format = a.detected[f].format
 		}
 		if err := a.mapFits(f, format); err != nil {
 			return err
@@ -305,35 +305,42 @@ func (a *app) mapFits(name, format string) error {
 //
 // Note: each of the three detected the file again, from its text, so that a file whose first line
 // ran to megabytes was read and decoded three times before its first record.
-func detectFiles(files []string) (detected map[string]string, byName map[string]bool) {
-	detected, byName = make(map[string]string), make(map[string]bool)
+func detectFiles(files []string) map[string]detection {
+	detected := make(map[string]detection)
 	for _, f := range files {
 		if _, seen := detected[f]; seen {
 			continue
 		}
-		if format, named, ok := detectFile(f); ok {
-			detected[f], byName[f] = format, named
+		if d, ok := detectFile(f); ok {
+			detected[f] = d
 		}
 	}
-	return detected, byName
+	return detected
+}
+
+// detection is the format detected of a file without --format ("" when none), and whether the
+// file's name picked it, its content telling none (format.DetectWhy).
+type detection struct {
+	format string
+	byName bool
 }
 
 // detectFile detects the format of a named regular file from its name and first bytes ("" when
 // they tell none), or reports !ok for any other: a named pipe (bash's <(…), /dev/fd/63) or a
 // device can be read once only, by its loader, which detects the format from the stream as it
 // reads it.
-func detectFile(name string) (found string, byName, ok bool) {
+func detectFile(name string) (d detection, ok bool) {
 	if !isRegular(name) {
-		return "", false, false
+		return d, false
 	}
 	f, err := os.Open(name)
 	if err != nil {
-		return "", false, false
+		return d, false
 	}
 	defer f.Close()
 	head, _, _ := format.Head(bufio.NewReaderSize(textfile.NewReader(f), format.HeadSize))
-	found, byName = format.DetectWhy(name, head)
-	return found, byName, true
+	d.format, d.byName = format.DetectWhy(name, head)
+	return d, true
 }
 
 // isRegular reports whether name is a regular file, which can be read ahead without waiting on a
