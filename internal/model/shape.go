@@ -66,27 +66,23 @@ type shapeKey struct{}
 // of the reply of provider's embedding endpoint at path ("/embeddings", "/api/embed", "/embed",
 // "/embed_all", "/tokenize"; another is not checked), as withChatShape does for a chat call.
 func WithEmbedShape(ctx context.Context, provider, path string) context.Context {
-	return withShape(ctx, embedShapes, provider+" "+path)
+	return withShape(ctx, embedShapes, provider+" "+path, false)
 }
 
 // withChatShape returns a context under which a Transport checks a 200 reply against the shape
 // of provider's chat reply (a provider without one is not checked).
 func withChatShape(ctx context.Context, provider string) context.Context {
-	s, ok := chatShapes[provider]
-	if !ok {
-		return ctx
-	}
-	s.chat = true
-	return context.WithValue(ctx, shapeKey{}, &s)
+	return withShape(ctx, chatShapes, provider, true)
 }
 
 // withShape returns a context naming shapes[key], the shape a Transport checks a 200 reply
-// against, or ctx when shapes has none under key.
-func withShape(ctx context.Context, shapes map[string]shape, key string) context.Context {
+// against, a chat call's when chat says so, or ctx when shapes has none under key.
+func withShape(ctx context.Context, shapes map[string]shape, key string, chat bool) context.Context {
 	s, ok := shapes[key]
 	if !ok {
 		return ctx
 	}
+	s.chat = chat
 	return context.WithValue(ctx, shapeKey{}, &s)
 }
 
