@@ -354,15 +354,22 @@ func readFirst(rec *record.Record, name string) bool {
 }
 
 // dropJudgeScore removes rec's judge_score, which qa-score read from a judgment, perhaps the one
-// this run replaces or removes: a later qa-score run that does not compute it again would keep it
-// beside the new judgment.
+// this run replaces or removes, and the score error qa-score gave in its place (a score out of 0
+// to 1, say), which names that judgment: a later qa-score run that does not compute judge_score
+// again would keep either beside the new judgment.
 func dropJudgeScore(rec *record.Record, t *tally) {
-	if _, ok := rec.Scores[judgeScore]; !ok {
+	_, scored := rec.Scores[judgeScore]
+	_, failed := rec.ScoreErrors[judgeScore]
+	if !scored && !failed {
 		return
 	}
 	delete(rec.Scores, judgeScore)
 	if len(rec.Scores) == 0 {
 		rec.Scores = nil
+	}
+	delete(rec.ScoreErrors, judgeScore)
+	if len(rec.ScoreErrors) == 0 {
+		rec.ScoreErrors = nil
 	}
 	t.stale.Add(1)
 }

@@ -26,7 +26,7 @@ type tally struct {
 	notCalled                                                  atomic.Int64  // failed: calls a finishing run did not make
 	stopped                                                    command.Stops // failed: calls not made as the server was never reached or refused every call
 	selfJudged                                                 atomic.Int64  // failed: predicted by the judge model
-	stale                                                      atomic.Int64  // judge_score removed with the judgment it may have read
+	stale                                                      atomic.Int64  // judge_score (or its score error) removed with the judgment it may have read
 	routed                                                     atomic.Int64  // judged by (or refused for) the model
 	ruled                                                      atomic.Int64  // judged by a rule's route, its verdict or its failure
 	replaced                                                   atomic.Int64  // lost the judgment MODE that failed for want of a model
@@ -172,7 +172,7 @@ func summarize(w io.Writer, name string, t *tally, noUsage int64) {
 	warnUnjudged(w, name, t.unjudged.Load(), false)
 	t.golds.warn(w, false)
 	if n := t.stale.Load(); n > 0 {
-		fmt.Fprintf(w, "qa-judge: warning: %s a judge_score that may have read the judgment now replaced or removed, or another than the one qa-score now reads first; it was taken out too (qa-score computes it again)\n",
+		fmt.Fprintf(w, "qa-judge: warning: %s a judge_score, or a score error in its place, that may have read the judgment now replaced or removed, or another than the one qa-score now reads first; it was taken out too (qa-score computes it again)\n",
 			english.Count(int(n), "record had", "records had"))
 	}
 	carried := ""
