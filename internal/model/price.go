@@ -2,6 +2,7 @@ package model
 
 import (
 	"bytes"
+	"encoding/json"
 	"errors"
 	"fmt"
 	"io"
@@ -27,14 +28,14 @@ type Price struct {
 	// Cached, when set, is the price of the prompt tokens the provider served from its prompt
 	// cache (Usage.CachedInputTokens), which OpenAI bills at a half to a tenth of the input
 	// rate, and Anthropic at a tenth; 0 means none is known, and they are priced at the input
-	// rate, as the upper bound. A call priced at its Long rates prices them at Long.Cached, or
+	// rate, as the upper bound, unless a --prices file gave it as 0 (free). A call priced at its Long rates prices them at Long.Cached, or
 	// Long.Input without it.
 	Cached float64 `json:"cached,omitzero" yaml:"cached,omitempty"`
 	// CacheWrite, when set, is the price of the prompt tokens the provider wrote to its prompt
 	// cache (Usage.CacheWriteInputTokens), which Anthropic bills at 1.25 times the input rate
 	// (its 5-minute cache's writes; its 1-hour cache's, at twice the rate, are not told apart:
 	// langchaingo does not pass on usage.cache_creation); 0 means none is known, and they are
-	// priced at the input rate. A call priced at its Long rates prices them at Long.CacheWrite,
+	// priced at the input rate, unless a --prices file gave it as 0 (free). A call priced at its Long rates prices them at Long.CacheWrite,
 	// or Long.Input without it.
 	CacheWrite float64 `json:"cache_write,omitzero" yaml:"cache_write,omitempty"`
 	// Long, when its Above is set, is the price of a call whose prompt has more than Above
@@ -42,6 +43,8 @@ type Price struct {
 	// and claude-sonnet-4's above 200,000 prompt tokens), which a flat rate would undercount by
 	// up to half, and --max-cost with it.
 	Long LongPrice `json:"long,omitzero" yaml:"long,omitempty"`
+
+	free freeRates // the cache rates given as 0 (ParsePrices)
 }
 
 // LongPrice is a model's price for calls with a prompt of more than Above tokens: Cached and
@@ -53,6 +56,52 @@ type LongPrice struct {
 	Output     float64 `json:"output" yaml:"output"`
 	Cached     float64 `json:"cached,omitzero" yaml:"cached,omitempty"`
 	CacheWrite float64 `json:"cache_write,omitzero" yaml:"cache_write,omitempty"`
+
+	free freeRates // the cache rates given as 0 (ParsePrices)
+}
+
+// freeRates marks the cache rates of a Price or LongPrice that a --prices file gave as 0: the
+// tokens read from or written to the cache are then free, as an input or output rate of 0 makes
+// its tokens, where a rate of 0 that no one gave (left out, as the built-in table leaves out the
+// Gemini models') is none known, and prices them at the input rate.
+type freeRates uint8
+
+const (
+	freeCached freeRates = 1 << iota
+	freeCacheWrite
+)
+
+// MarshalJSON writes pr as a --prices file gives it, a cache rate given as 0 included, so that
+// it reads back the same.
+func (pr Price) MarshalJSON() ([]byte, error) {
+	type plain Price
+	b, err := json.Marshal(plain(pr))
+	return withFreeRates(b, pr.free, err)
+}
+
+// MarshalJSON writes l as Price.MarshalJSON writes a price.
+func (l LongPrice) MarshalJSON() ([]byte, error) {
+	type plain LongPrice
+	b, err := json.Marshal(plain(l))
+	return withFreeRates(b, l.free, err)
+}
+
+// withFreeRates is b, a price's JSON object (or err), with the cache rates free marks as 0.
+func withFreeRates(b []byte, free freeRates, err error) ([]byte, error) {
+	if err != nil || free == 0 {
+		return b, err
+	}
+	var m map[string]json.RawMessage
+	if err := json.Unmarshal(b, &m); err != nil {
+		return nil, err
+	}
+	if free&freeCached != 0 {
+		m["cached"] = json.RawMessage("0")
+	}
+	if free&freeCacheWrite != 0 {
+		m["cache_write"] = json.RawMessage("0")
+	}
+	return json.Marshal(m)
 }
 
 // Prices maps a model name to its price.
@@ -154,6 +203,7 @@ func ParsePrices(data []byte) (Prices, error) {
 	if err := givenPrices(data); err != nil {
 		return nil, err
 	}
+	markFree(p, data)
 	for m, pr := range p {
 		// YAML reads .nan and .inf as numbers. A NaN price makes every cost NaN, and a NaN spend
 		// is never >= --max-cost, so the budget would never stop a run; a finite price past
@@ -211,6 +261,43 @@ func givenPrices(data []byte) error {
 		}
 	}
 	return nil
+}
+
+// markFree marks the cache rates of p, decoded from data, that data gives as 0 (freeRates).
+func markFree(p Prices, data []byte) {
+	var raw map[string]map[string]any
+	if yaml.Unmarshal(data, &raw) != nil {
+		return
+	}
+	for m, entry := range raw {
+		pr, ok := p[m]
+		if !ok {
+			continue
+		}
+		pr.free = zeroRates(entry)
+		if long, ok := entry["long"].(map[string]any); ok {
+			pr.Long.free = zeroRates(long)
+		}
+		p[m] = pr
+	}
+}
+
+// zeroRates is the cache rates entry gives as 0.
+func zeroRates(entry map[string]any) freeRates {
+	var free freeRates
+	for key, bit := range map[string]freeRates{"cached": freeCached, "cache_write": freeCacheWrite} {
+		switch n := entry[key].(type) {
+		case int:
+			if n == 0 {
+				free |= bit
+			}
+		case float64:
+			if n == 0 {
+				free |= bit
+			}
+		}
+	}
+	return free
 }
 
 // missingRates names the rates entry does not give, or gives as null ("input", "output", "input
@@ -349,16 +436,16 @@ type tokens struct{ in, cached, written, out int64 }
 // read from the cache, at most the input's, and those written to it, at most the rest, are
 // counted apart when the rates price them (Price.Cached, Price.CacheWrite), and as input else.
 func (b *bill) add(pr Price, u record.Usage) {
-	t, cachedRate, writeRate := &b.base, pr.Cached, pr.CacheWrite
+	t, cachedRate, writeRate, free := &b.base, pr.Cached, pr.CacheWrite, pr.free
 	if pr.long(u.InputTokens) {
-		t, cachedRate, writeRate = &b.long, pr.Long.Cached, pr.Long.CacheWrite
+		t, cachedRate, writeRate, free = &b.long, pr.Long.Cached, pr.Long.CacheWrite, pr.Long.free
 	}
 	read := min(max(u.CachedInputTokens, 0), u.InputTokens)
 	written := min(max(u.CacheWriteInputTokens, 0), u.InputTokens-read)
-	if cachedRate == 0 {
+	if cachedRate == 0 && free&freeCached == 0 {
 		read = 0
 	}
-	if writeRate == 0 {
+	if writeRate == 0 && free&freeCacheWrite == 0 {
 		written = 0
 	}
 	t.in += int64(u.InputTokens - read - written)

@@ -276,6 +276,7 @@ func FuzzParsePrices(f *testing.F) {
 	f.Add(`{"m": {"input": 1, "output": 2}}`)
 	f.Add("m:\n  input: 1\n")
 	f.Add("m: {input: .NaN, output: -.Inf}")
+	f.Add("m: {input: 1, output: 2, cached: 0, long: {above: 5, input: 3, output: 4, cache_write: 0.0}}")
 	f.Fuzz(func(t *testing.T, s string) {
 		p, err := ParsePrices([]byte(s))
 		if err != nil {

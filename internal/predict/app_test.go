@@ -763,6 +763,51 @@ func TestOpenAICachedPrompt(t *testing.T) {
 	}
 }
 
+// TestPricesFreeCacheRates: a --prices file's cached or cache_write rate given as 0 prices
+// those tokens at 0, as an input or output rate of 0 does; only a rate left out prices them at
+// the input rate. A cached rate of 0 read as "none" billed 1,536 cache hits at $2.50 a million.
+func TestPricesFreeCacheRates(t *testing.T) {
+	srv := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		io.Copy(io.Discard, r.Body)
+		w.Header().Set("Content-Type", "application/json")
+		switch r.URL.Path {
+		case "/v1/chat/completions":
+			io.WriteString(w, `{"id":"chatcmpl-1","object":"chat.completion","created":1,"model":"m","choices":[{"index":0,"message":{"role":"assistant","content":"Paris"},"finish_reason":"stop"}],`+
+				`"usage":{"prompt_tokens":2000,"completion_tokens":10,"total_tokens":2010,"prompt_tokens_details":{"cached_tokens":1536}}}`)
+		case "/v1/messages":
+			io.WriteString(w, `{"id":"msg_1","type":"message","role":"assistant","model":"m","content":[{"type":"text","text":"Paris"}],`+
+				`"stop_reason":"end_turn","stop_sequence":null,"usage":{"input_tokens":10,"cache_creation_input_tokens":3000,"cache_read_input_tokens":20000,"output_tokens":30}}`)
+		default:
+			http.NotFound(w, r)
+		}
+	}))
+	defer srv.Close()
+	t.Setenv("OPENAI_API_KEY", testKey)
+	t.Setenv("ANTHROPIC_API_KEY", testKey)
+	for _, tc := range []struct {
+		provider, prices string
+		want             float64
+	}{
+		{"openai", "m: {input: 2.5, output: 10, cached: 0}", 0.00126},                                                            // 464×2.50 + 1536×0 + 10×10
+		{"openai", "m: {input: 2.5, output: 10}", 0.0051},                                                                        // left out: 2000×2.50 + 10×10
+		{"anthropic", "m: {input: 3, output: 15, cached: 0.3, cache_write: 0}", 0.00648},                                         // 10×3 + 20000×0.30 + 3000×0 + 30×15
+		{"anthropic", "m: {input: 3, output: 15, cached: 0, cache_write: 3.75}", 0.01173},                                        // 10×3 + 20000×0 + 3000×3.75 + 30×15
+		{"anthropic", "m: {input: 3, output: 15, long: {above: 100, input: 6, output: 30, cached: 0, cache_write: 0}}", 0.00096}, // long: 10×6 + 30×30
+	} {
+		prices := filepath.Join(t.TempDir(), "prices.yaml")
+		if err := os.WriteFile(prices, []byte(tc.prices), 0o644); err != nil {
+			t.Fatal(err)
+		}
+		recs, stderr, err := run(t, context.Background(), input(1, nil), "--provider", tc.provider, "--model", "m", "--base-url", srv.URL+"/v1", "--prices", prices)
+		if err != nil {
+			t.Fatalf("%s, %s: %v; stderr %s", tc.provider, tc.prices, err, stderr)
+		}
+		if p := recs[0].Prediction; p.CostUSD == nil || *p.CostUSD != tc.want {
+			t.Errorf("%s, %s: usage %+v, cost %s; want cost %v", tc.provider, tc.prices, p.Usage, costString(p.CostUSD), tc.want)
+		}
+	}
+}
+
 // TestAnthropicPromptCache: the prompt tokens Anthropic wrote to and read from its prompt cache,
 // which it counts apart from input_tokens (a gateway in front of it may cache a prompt qapipe
 // does not mark), are kept on the record's usage and priced at the model's cache-write rate (1.25
@@ -1047,4 +1092,12 @@ func TestGeminiSafetyEndToEnd(t *testing.T) {
 			t.Errorf("%v %q: calls carried thresholds %v, want %d in each of 2", tc.args, tc.env, got, tc.want)
 		}
 	}
+}
+
+// costString is c's value, or "none" for nil.
+func costString(c *float64) string {
+	if c == nil {
+		return "none"
+	}
+	return fmt.Sprint(*c)
 }
