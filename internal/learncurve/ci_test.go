@@ -3,7 +3,9 @@ package learncurve
 import (
 	"bytes"
 	"encoding/json"
+	"fmt"
 	"math"
+	"math/rand/v2"
 	"reflect"
 	"slices"
 	"strings"
@@ -125,6 +127,37 @@ func BenchmarkComputeAndBootstrap(b *testing.B) {
 		Bootstrap(seqs, rep, 100, 0.95, 1)
 	}
 	b.ReportMetric(float64(b.N*len(seqs)*101)/b.Elapsed().Seconds(), "sequences/s")
+}
+
+// BenchmarkBootstrapLarge resamples 40,000 sequences of 7 (280k records) of 6 types, where what a
+// resample allocates per sequence shows in the time spent collecting it.
+func BenchmarkBootstrapLarge(b *testing.B) {
+	seqs := randomSequences(rand.New(rand.NewPCG(1, 2)), 40000, 6, 7)
+	rep := Compute(seqs, 7, 3)
+	b.ReportAllocs()
+	for b.Loop() {
+		Bootstrap(seqs, rep, 20, 0.95, 1)
+	}
+	b.ReportMetric(float64(b.N*len(seqs)*20)/b.Elapsed().Seconds(), "sequences/s")
+}
+
+// randomSequences returns n sequences of m verdicts, of up to types types drawn unevenly (the
+// first type, a tenth as often as the others, may be missing from a small draw) and interleaved.
+func randomSequences(rng *rand.Rand, n, types, m int) []Sequence {
+	seqs := make([]Sequence, n)
+	for i := range seqs {
+		t := rng.IntN(10*types - 9)
+		t = (t + 9) / 10
+		y := make([]int, m)
+		p := rng.Float64()
+		for j := range y {
+			if rng.Float64() < p {
+				y[j] = 1
+			}
+		}
+		seqs[i] = Sequence{ID: fmt.Sprint(i), Type: NamedType(fmt.Sprintf("T%d", t)), Y: y}
+	}
+	return seqs
 }
 
 // TestBootstrapOverallKeepsTypes checks that the overall intervals are those of the report's
