@@ -65,7 +65,9 @@ func Bootstrap(seqs []Sequence, rep Report, reps int, level float64, seed uint64
 		strata = append(strata, byType[t.Key]...)
 		sizes = append(sizes, len(byType[t.Key]))
 	}
-	ci.Overall = intervals(rng, strata, sizes, m, reps, level, func(s []Sequence) Metrics { return Compute(s, m, k).Overall })
+	// A resample is laid out as strata is, type by type in order: its figures are computed
+	// block by block, not regrouped by type as Compute would.
+	ci.Overall = intervals(rng, strata, sizes, m, reps, level, func(s []Sequence) Metrics { return strataOverall(s, sizes, m, k) })
 	switch {
 	case len(seqs) == 0:
 		ci.Warnings = append(ci.Warnings, "0 sequences: no intervals (none has a value)")

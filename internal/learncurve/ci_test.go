@@ -160,6 +160,72 @@ func randomSequences(rng *rand.Rand, n, types, m int) []Sequence {
 	return seqs
 }
 
+// TestStrataOverall checks that strataOverall, which the overall intervals compute on every
+// resample, gives Compute's overall figures to the bit over resamples laid out type by type, as
+// Bootstrap lays them out: with M = 1 (whose position accuracy numpy sums pairwise from 8 types
+// on), a warm-up past M, one type, and types of one sequence.
+func TestStrataOverall(t *testing.T) {
+	tests := []struct{ n, types, m, k int }{
+		{1, 1, 3, 1}, {50, 1, 7, 3}, {200, 3, 7, 0}, {200, 6, 7, 3}, {40, 12, 7, 6},
+		{300, 9, 1, 0}, {30, 20, 1, 0}, {100, 4, 3, 5},
+	}
+	for _, tt := range tests {
+		t.Run(fmt.Sprintf("n%d_types%d_m%d_k%d", tt.n, tt.types, tt.m, tt.k), func(t *testing.T) {
+			rng := rand.New(rand.NewPCG(uint64(tt.n), uint64(tt.types)))
+			seqs := randomSequences(rng, tt.n, tt.types, tt.m)
+			order, byType := groupTypes(seqs)
+			var strata []Sequence
+			var sizes []int
+			for _, typ := range order {
+				strata = append(strata, byType[typ.Key]...)
+				sizes = append(sizes, len(byType[typ.Key]))
+			}
+			buf := make([]Sequence, len(strata))
+			for r := range 20 {
+				start := 0
+				for _, size := range sizes {
+					for i := start; i < start+size; i++ {
+						buf[i] = strata[start+rng.IntN(size)]
+					}
+					start += size
+				}
+				got, want := strataOverall(buf, sizes, tt.m, tt.k), Compute(buf, tt.m, tt.k).Overall
+				if bits(got) != bits(want) {
+					t.Fatalf("resample %d: strataOverall = %+v, Compute's overall figures %+v", r, got, want)
+				}
+			}
+		})
+	}
+}
+
+// bits writes every figure of x by its bits.
+func bits(x Metrics) string {
+	var b strings.Builder
+	for _, v := range append([]float64{x.Accuracy, x.Slope, x.FirstCorrect, x.Consecutive, x.PostWarmup}, x.Position...) {
+		fmt.Fprintf(&b, "%x ", math.Float64bits(v))
+	}
+	return b.String()
+}
+
+// TestStrataOverallAllocs: the overall figures of a resample allocate as much for 10 sequences of
+// each type as for 1,000, where regrouping the resample by type copied every sequence.
+func TestStrataOverallAllocs(t *testing.T) {
+	allocs := func(perType int) float64 {
+		var seqs []Sequence
+		var sizes []int
+		for _, typ := range []string{"A", "B", "C"} {
+			for i := range perType {
+				seqs = append(seqs, Sequence{ID: fmt.Sprint(i), Type: NamedType(typ), Y: []int{i % 2, 1, 0, 1, 1, 0, 1}})
+			}
+			sizes = append(sizes, perType)
+		}
+		return testing.AllocsPerRun(20, func() { strataOverall(seqs, sizes, 7, 3) })
+	}
+	if small, large := allocs(10), allocs(1000); large != small {
+		t.Errorf("overall figures of a resample: %v allocations with 10 sequences a type, %v with 1,000", small, large)
+	}
+}
+
 // TestBootstrapOverallKeepsTypes checks that the overall intervals are those of the report's
 // figures over all its types: a replicate draws each type's sequences from that type, as many as
 // it has, so that no type drops out of the macro averages (position accuracy, slope,

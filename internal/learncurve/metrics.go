@@ -51,12 +51,13 @@ func Compute(seqs []Sequence, m, k int) Report {
 		return rep
 	}
 	order, byType := groupTypes(seqs)
+	perType := make([]Metrics, len(order)) // in first-appearance order, as macro adds them
 	typeMetrics := make(map[string]Metrics, len(order))
-	for _, t := range order {
-		typeMetrics[t.Key] = compute(byType[t.Key], m, k)
+	for i, t := range order {
+		perType[i] = compute(byType[t.Key], m, k)
+		typeMetrics[t.Key] = perType[i]
 	}
-	rep.Overall = macro(order, typeMetrics, m)
-	rep.Overall.Accuracy, rep.Overall.PostWarmup = micro(seqs, m, k)
+	rep.Overall = overall(seqs, perType, m, k)
 	sorted, warn := sortTypes(order)
 	if warn != "" {
 		rep.Warnings = append(rep.Warnings, warn)
@@ -65,6 +66,29 @@ func Compute(seqs []Sequence, m, k int) Report {
 		rep.Types = append(rep.Types, TypeMetrics{Type: t, Sequences: len(byType[t.Key]), Metrics: typeMetrics[t.Key]})
 	}
 	return rep
+}
+
+// overall returns the report's overall figures over seqs, given the metrics of each type's
+// sequences in first-appearance order: macro averages over the types, micro accuracies over seqs.
+func overall(seqs []Sequence, perType []Metrics, m, k int) Metrics {
+	out := macro(perType, m)
+	out.Accuracy, out.PostWarmup = micro(seqs, m, k)
+	return out
+}
+
+// strataOverall is Compute(seqs, m, k).Overall for seqs laid out type by type, in blocks of the
+// given sizes (none empty), the types in the order of their first appearance: how Bootstrap's
+// resamples are laid out. Grouping such seqs by type gives those blocks in that order, so each
+// block's metrics are computed in place, without Compute's copy of every sequence into a group
+// of its type (about 100 bytes a sequence, on every resample), to the same bits.
+func strataOverall(seqs []Sequence, sizes []int, m, k int) Metrics {
+	perType := make([]Metrics, len(sizes))
+	start := 0
+	for i, size := range sizes {
+		perType[i] = compute(seqs[start:start+size], m, k)
+		start += size
+	}
+	return overall(seqs, perType, m, k)
 }
 
 func warmupWarning(k, m int) string {
@@ -130,14 +154,14 @@ func micro(seqs []Sequence, m, k int) (acc, post float64) {
 }
 
 // macro averages the per-type position accuracy, first-correct position and longest streak over
-// types with equal weight, and fits the slope to the averaged curve. The position accuracy is
-// added as numpy's mean over axis 0 adds it: type by type, but for M = 1, where the column is
-// contiguous and numpy sums it pairwise (from 8 types on, the last bit differs).
-func macro(order []TaskType, by map[string]Metrics, m int) Metrics {
+// types with equal weight (perType, in first-appearance order, the order the sums take), and fits
+// the slope to the averaged curve. The position accuracy is added as numpy's mean over axis 0
+// adds it: type by type, but for M = 1, where the column is contiguous and numpy sums it pairwise
+// (from 8 types on, the last bit differs).
+func macro(perType []Metrics, m int) Metrics {
 	out := Metrics{Position: make([]float64, m)}
 	var column []float64 // the one position's accuracy of each type, when m is 1
-	for _, t := range order {
-		tm := by[t.Key]
+	for _, tm := range perType {
 		for i, v := range tm.Position {
 			out.Position[i] += v
 		}
@@ -150,7 +174,7 @@ func macro(order []TaskType, by map[string]Metrics, m int) Metrics {
 	if m == 1 {
 		out.Position[0] = pysum.Numpy(column)
 	}
-	n := float64(len(order))
+	n := float64(len(perType))
 	for i := range out.Position {
 		out.Position[i] /= n
 	}
