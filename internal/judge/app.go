@@ -277,8 +277,8 @@ func (cfg *config) judgeOne(ctx context.Context, rec *record.Record, t *tally) e
 	if rec.Judgments == nil {
 		rec.Judgments = map[string]*record.Judgment{}
 	}
-	if rec.Judgments[cfg.name] != nil || readFirst(rec, cfg.name) { // replaced, or now the one read
-		dropJudgeScore(rec, t)
+	if replaced := rec.Judgments[cfg.name] != nil; replaced || readFirst(rec, cfg.name) { // replaced, or now the one read
+		dropJudgeScore(rec, t, cfg.name, !replaced)
 	}
 	rec.Judgments[cfg.name] = jg
 	return nil
@@ -296,7 +296,7 @@ func (cfg *config) leaveUnjudged(rec *record.Record, t *tally) {
 		if len(rec.Judgments) == 0 {
 			rec.Judgments = nil
 		}
-		dropJudgeScore(rec, t)
+		dropJudgeScore(rec, t, cfg.name, false)
 		t.unjudged.Add(1)
 	}
 }
@@ -353,13 +353,17 @@ func readFirst(rec *record.Record, name string) bool {
 	return true
 }
 
-// dropJudgeScore removes rec's judge_score, which qa-score read from a judgment, perhaps the one
-// this run replaces or removes, and the score error qa-score gave in its place (a score out of 0
-// to 1, say), which names that judgment: a later qa-score run that does not compute judge_score
-// again would keep either beside the new judgment.
-func dropJudgeScore(rec *record.Record, t *tally) {
+// dropJudgeScore removes rec's judge_score, which qa-score read from a judgment, perhaps name, the
+// one this run replaces or removes, or another before name, new, sorted first; and the score error
+// qa-score gave in its place (a score out of 0 to 1, say) when it may have read one of those:
+// a later qa-score run that does not compute judge_score again would keep either beside the new
+// judgment. Such an error names the judgment it read (record.Judgment.ScoreError): one naming
+// another judgment the record keeps, with name not new and first, still holds, read by --judge or
+// as the first name in sorted order, and stays.
+func dropJudgeScore(rec *record.Record, t *tally, name string, newFirst bool) {
 	_, scored := rec.Scores[judgeScore]
-	_, failed := rec.ScoreErrors[judgeScore]
+	msg, failed := rec.ScoreErrors[judgeScore]
+	failed = failed && (newFirst || !namesOther(msg, name))
 	if !scored && !failed {
 		return
 	}
@@ -367,11 +371,24 @@ func dropJudgeScore(rec *record.Record, t *tally) {
 	if len(rec.Scores) == 0 {
 		rec.Scores = nil
 	}
-	delete(rec.ScoreErrors, judgeScore)
-	if len(rec.ScoreErrors) == 0 {
-		rec.ScoreErrors = nil
+	if failed {
+		delete(rec.ScoreErrors, judgeScore)
+		if len(rec.ScoreErrors) == 0 {
+			rec.ScoreErrors = nil
+		}
 	}
 	t.stale.Add(1)
+}
+
+// namesOther reports whether msg, a judge_score error, names the judgment it read
+// ("judgments.NAME.score: …") and that is not name. One that names none may have read any.
+func namesOther(msg, name string) bool {
+	rest, ok := strings.CutPrefix(msg, "judgments.")
+	if !ok {
+		return false
+	}
+	i := strings.LastIndex(rest, ".score: ")
+	return i >= 0 && rest[:i] != name
 }
 
 // replaceFailedForModel removes from rec the judgment that a run without a model left under the

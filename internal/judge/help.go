@@ -84,9 +84,9 @@ judgment was made by another mode or model than this run's, naming them; a faile
 through still counts as failed (exit 3), and --retry-errors judges those records again (an
 unparsable one is asked for new replies, which the cache does not hold, its attempts counting on
 from the earlier run's where that run asked the same model by the same mode and template).
-A record judged again under NAME loses the scores.judge_score (or score_errors.judge_score) it
-carried, which may have read the judgment replaced, and so does one judged
-under a new NAME that sorts before its other judgments' names, the one qa-score
+A record judged again under NAME loses the scores.judge_score it carried, which may have read the
+judgment replaced, or the score_errors.judge_score unless it names another judgment, and so does
+one judged under a new NAME that sorts before its other judgments' names, the one qa-score
 reads without --judge (a warning counts them); one that this run's mode leaves out (mem0's
 category 5, a skip route) loses, under --force or --retry-errors, its judgment NAME, which was made
 otherwise and would be read as this run's verdict, and that judge_score (a warning counts them, a
