@@ -75,7 +75,8 @@ HotpotQA's prediction file gives an id's facts without its answer: sp_* score th
 --predictions FILE attaches the answers of a benchmark's official prediction file to its records by
 id, the record's id after "DATASET:" (a generic record's whole id): SQuAD's and CMRC 2018's
 {"qid": "answer"}, HotpotQA's {"answer": {...}, "sp": {...}} (its supporting facts too, an id's
-facts without its answer making a prediction without a text, for sp_*) and
+facts without its answer making a prediction without a text, for sp_*; either part may be left
+out, where hotpot_evaluate_v1.py stops with a KeyError) and
 LongMemEval's JSON Lines of question_id and hypothesis. A line's autoeval_label, as evaluate_qa.py's
 results (<hyp_file>.eval-results-<model>) add it, {"model": MODEL, "label": true|false}, becomes the
 judgment qa-judge --mode longmemeval --model MODEL writes, longmemeval/MODEL (score 1 or 0, label

@@ -96,7 +96,7 @@ func ReadPredictions(name string) (*Predictions, error) {
 }
 
 // parsePredictions reads the prediction file name, whose text is b: one JSON object is SQuAD's
-// or HotpotQA's (one with an object "answer"), one or more objects with a "question_id" (or a
+// or HotpotQA's (one with an object "answer", or with an object "sp" alone), one or more objects with a "question_id" (or a
 // JSON array of them) LongMemEval's.
 func parsePredictions(name string, b []byte) (*Predictions, error) {
 	p := &Predictions{Name: name, byID: map[string]*official{}}
@@ -122,7 +122,11 @@ func parsePredictions(name string, b []byte) (*Predictions, error) {
 		line, col := lineColumn(b, next)
 		return nil, fmt.Errorf("%s:%d: more after the JSON object at column %d: want one object of predictions, or JSON Lines of objects with question_id and hypothesis", name, line, col)
 	}
-	if answers, ok := obj["answer"]; ok && trimSpace(answers)[0] == '{' {
+	// HotpotQA's file without its "answer" (supporting facts alone, scored by sp_*) is one member
+	// "sp" holding an object, which as SQuAD's would be the answer of a question whose id is "sp".
+	answers, hasAnswers := obj["answer"]
+	sp, hasSP := obj["sp"]
+	if hasAnswers && trimSpace(answers)[0] == '{' || !hasAnswers && hasSP && len(obj) == 1 && trimSpace(sp)[0] == '{' {
 		p.Format = "hotpotqa"
 		return p, p.readHotpotQA(obj)
 	}

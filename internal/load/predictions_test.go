@@ -42,6 +42,10 @@ func TestParsePredictions(t *testing.T) {
 		{"hotpotqa", `{"answer": {"a1": "yes"}, "sp": {"a1": [["T", 0], ["U", 1.0]], "a2": []}}`, "hotpotqa",
 			[]string{`a1="yes"[{T 0} {U 1}]`, `a2=-[]`}, ""},
 		{"hotpotqa without sp", `{"answer": {"a1": "no"}}`, "hotpotqa", []string{`a1="no"[]`}, ""},
+		// Supporting facts alone, without the answers (a run scored on sp_* only), are HotpotQA's
+		// too, not the answer "{...}" of a SQuAD question whose id is "sp".
+		{"hotpotqa sp without answer", `{"sp": {"a1": [["T", 0]], "a2": []}}`, "hotpotqa", []string{`a1=-[{T 0}]`, `a2=-[]`}, ""},
+		{"squad id sp", `{"sp": "a", "q1": "b"}`, "squad", []string{`q1="b"[]`, `sp="a"[]`}, ""},
 		{"longmemeval", "{\"question_id\": \"e1\", \"hypothesis\": \"h\", \"autoeval_label\": {}}\n\n{\"question_id\": \"e2\", \"hypothesis\": \"\"}\n",
 			"longmemeval", []string{`e1="h"[]`, `e2=""[]`}, ""},
 		{"longmemeval array", `[{"question_id": "e1", "hypothesis": "h"}]`, "longmemeval", []string{`e1="h"[]`}, ""},
