@@ -383,12 +383,8 @@ func dropJudgeScore(rec *record.Record, t *tally, name string, newFirst bool) {
 // namesOther reports whether msg, a judge_score error, names the judgment it read
 // ("judgments.NAME.score: …") and that is not name. One that names none may have read any.
 func namesOther(msg, name string) bool {
-	rest, ok := strings.CutPrefix(msg, "judgments.")
-	if !ok {
-		return false
-	}
-	i := strings.LastIndex(rest, ".score: ")
-	return i >= 0 && rest[:i] != name
+	read, ok := record.ScoreErrorJudgment(msg)
+	return ok && read != name
 }
 
 // replaceFailedForModel removes from rec the judgment that a run without a model left under the

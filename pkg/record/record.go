@@ -23,6 +23,7 @@ import (
 	"encoding/json"
 	"fmt"
 	"strconv"
+	"strings"
 )
 
 // SchemaVersion is the version written into the schema field of every record.
@@ -262,6 +263,22 @@ func (j *Judgment) ScoreError(name string) error {
 		return nil
 	}
 	return fmt.Errorf("judgments.%s.score: want a score from 0 to 1, got %s", name, strconv.FormatFloat(*j.Score, 'g', -1, 64))
+}
+
+// ScoreErrorJudgment returns the name of the judgment that msg, an error ScoreError gave (as
+// qa-score keeps it in a record's score_errors), names, and whether msg is in that form: a name
+// with dots or ".score: " in it is read whole, as the score after the last ".score: " holds
+// neither.
+func ScoreErrorJudgment(msg string) (name string, ok bool) {
+	rest, ok := strings.CutPrefix(msg, "judgments.")
+	if !ok {
+		return "", false
+	}
+	i := strings.LastIndex(rest, ".score: ")
+	if i < 0 {
+		return "", false
+	}
+	return rest[:i], true
 }
 
 // Failed reports whether the record carries a prediction error or any judgment error.

@@ -1465,3 +1465,21 @@ func TestJudgmentScoreError(t *testing.T) {
 		})
 	}
 }
+
+// TestScoreErrorJudgment: the judgment a ScoreError message names is read back whole, a name with
+// dots or ".score: " in it included; a message in another form names none.
+func TestScoreErrorJudgment(t *testing.T) {
+	for _, name := range []string{"a", "", "longmemeval/gpt-4o-2024-08-06", "x.score: y", "a.b", "judgments.c"} {
+		for _, v := range []float64{3, -1, math.Inf(1), 1.7e308} {
+			msg := (&Judgment{Score: &v}).ScoreError(name).Error()
+			if got, ok := ScoreErrorJudgment(msg); !ok || got != name {
+				t.Errorf("ScoreErrorJudgment(%q) = %q, %v, want %q, true", msg, got, ok, name)
+			}
+		}
+	}
+	for _, msg := range []string{"", "out of range", "judgments.r", "judgment.r.score: x", " judgments.r.score: x"} {
+		if got, ok := ScoreErrorJudgment(msg); ok {
+			t.Errorf("ScoreErrorJudgment(%q) = %q, true, want false", msg, got)
+		}
+	}
+}
