@@ -233,14 +233,17 @@ func (p *Predictions) readHypotheses(b []byte) error {
 	}
 	var items []json.RawMessage
 	var lines []int
+	unended := false // the last line has no line end
 	if t := trimSpace(b); len(t) > 0 && t[0] == '[' {
 		if err := jsonUnmarshal(b, &items); err != nil {
 			return jsonFault(p.Name, b)
 		}
 	} else {
-		for i, line := range bytes.Split(b, []byte("\n")) {
+		split := bytes.Split(b, []byte("\n"))
+		for i, line := range split {
 			if len(trimSpace(line)) > 0 {
 				items, lines = append(items, line), append(lines, i+1)
+				unended = i == len(split)-1
 			}
 		}
 	}
@@ -251,6 +254,9 @@ func (p *Predictions) readHypotheses(b []byte) error {
 		hint := ""
 		if lines != nil {
 			at = fmt.Sprintf("%s:%d", p.Name, lines[i])
+			if !json.Valid(raw) {
+				return lineFault(at, raw, unended && i == len(items)-1)
+			}
 		} else if i == 0 {
 			hint = ` (a JSON array is read as LongMemEval's hypotheses; SQuAD's, CMRC 2018's and HotpotQA's predictions are one JSON object, {"qid": "answer"} or {"answer": {...}, "sp": {...}})`
 		}
@@ -287,6 +293,26 @@ func (p *Predictions) readHypotheses(b []byte) error {
 		}
 	}
 	return nil
+}
+
+// lineFault returns the error of raw, a JSON Lines line of hypotheses at at (FILE:LINE) that is no
+// JSON: the decoder's words and the column of the byte at fault, and the line's question_id when
+// the members before the fault give it, as a benchmark's bad JSON Lines item is named; last says
+// that it is the file's last line and has no line end (a file cut short).
+func lineFault(at string, raw []byte, last bool) error {
+	if id := peekID(raw, "question_id"); id != "" {
+		at = fmt.Sprintf("%s (id %q)", at, id)
+	}
+	err := jsonUnmarshal(raw, new(jsonRaw))
+	se, ok := errors.AsType[*json.SyntaxError](err)
+	if !ok { // not reached: raw is no valid JSON
+		return fmt.Errorf("%s: invalid JSON: %v", at, err)
+	}
+	_, col, words, python := textfile.JSONSyntax(raw, se)
+	if col > 0 {
+		words = fmt.Sprintf("%s at column %d%s", words, col, python)
+	}
+	return fmt.Errorf("%s: %w", at, record.CutLine(fmt.Errorf("invalid JSON: %s", words), raw, last))
 }
 
 // readLabel reads an autoeval_label as evaluate_qa.py writes it, {"model": "...", "label": true or

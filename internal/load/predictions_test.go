@@ -79,6 +79,16 @@ func TestParsePredictions(t *testing.T) {
 			`p.json:1: question_id: want a string, got a number`},
 		{"longmemeval line not an object", "{\"question_id\": \"e1\", \"hypothesis\": \"h\"}\n[1]\n", "", nil,
 			`p.json:2: want an object with question_id and hypothesis, got a list`},
+		// A JSON Lines line that is no JSON is named by its line (and its id, when the members
+		// before the fault give it), with the decoder's words, not as an object of the wrong kind.
+		{"longmemeval line cut", "{\"question_id\": \"e1\", \"hypothesis\": \"h\"}\n{\"question_id\": \"e2\", \"hyp\n{\"question_id\": \"e3\", \"hypothesis\": \"h\"}\n", "", nil,
+			`p.json:2 (id "e2"): invalid JSON: unexpected end of JSON input`},
+		{"longmemeval line syntax", "{\"question_id\": \"e1\", \"hypothesis\": \"h\"}\n{\"question_id\": \"e2\", \"hypothesis\": \"h\",}\n", "", nil,
+			`p.json:2 (id "e2"): invalid JSON: invalid character '}' looking for beginning of object key string at column 41`},
+		{"longmemeval line not JSON", "{\"question_id\": \"e1\", \"hypothesis\": \"h\"}\ngarbage\n", "", nil,
+			`p.json:2: invalid JSON: invalid character 'g' looking for beginning of value at column 1`},
+		{"longmemeval last line cut", "{\"question_id\": \"e1\", \"hypothesis\": \"h\"}\n{\"question_id\": \"e2\", \"hypothesis\": \"You co", "", nil,
+			`p.json:2 (id "e2"): invalid JSON: unexpected end of JSON input (` + record.ErrCutLine.Error() + `)`},
 		{"squad answers in an array", `[{"q1": "a"}]`, "", nil,
 			`p.json: item 1: missing field "question_id"` + arrayHint},
 		{"pairs in an array", `[["q1", "a"]]`, "", nil,
