@@ -57,7 +57,8 @@ func hint(provider, base, key string, names HintNames, attempts *Attempts) strin
 //   - a refused connection or an unknown host: the server, or the base URL;
 //   - a reply that is no JSON (an HTML page, "404 page not found"): a base URL that is a web
 //     server's, not the API's, with where the provider's API is; with a 5xx status, a proxy
-//     whose server is down;
+//     whose server is down; with a 4xx status that is retried (429, 408, 409, 425), a proxy that
+//     turned the call away;
 //   - a 200 reply that is JSON of another shape than the API's (a ShapeError): a base URL, or a
 //     provider, that is not the server's; but for an Ollama stream cut before its last line,
 //     which is of the API's shape: the server stopped while it answered;
@@ -101,6 +102,11 @@ func Hint(provider, base string, attempts *Attempts, names HintNames) string {
 	case status >= 500 && len(body) > 0 && body[0] != '{' && body[0] != '[':
 		return fmt.Sprintf("the server answered %s, not JSON: a proxy or gateway in front of the API, whose server is most likely down or starting",
 			replyKind(contentType, body))
+	case status/100 == 4 && (status == http.StatusTooManyRequests || isTransientStatus(status)) && len(body) > 0 && body[0] != '{' && body[0] != '[':
+		// A status retried as the 5xx are (408, 409, 425, 429) is one only a server that took
+		// the call gives: the base URL reached it, as a wrong one (a 404 page) does not.
+		return fmt.Sprintf("the server answered %s, not JSON: a proxy or gateway in front of the API, which turned the call away with HTTP %d %s",
+			replyKind(contentType, body), status, http.StatusText(status))
 	case status/100 == 2 && mediaType(contentType) == "text/event-stream":
 		return "the server streamed its reply (text/event-stream) where the call asked for it whole: " +
 			"a server or proxy that streams whatever the request says; have it answer whole replies"

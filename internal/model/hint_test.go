@@ -65,6 +65,16 @@ func TestCallErrorHint(t *testing.T) {
 			"…; the server streamed its reply (text/event-stream) where the call asked for it whole: a server or proxy that streams whatever the request says; have it answer whole replies"},
 		{"html 502", "openai", clitest.Reply{Status: 502, ContentType: "text/html", Body: "<html>\r\n<head><title>502 Bad Gateway</title></head>\r\n</html>\r\n"}, "/v1",
 			`openai m: API returned unexpected status code: 502 (after 2 attempts); the server answered text/html ("<html>"), not JSON: a proxy or gateway in front of the API, whose server is most likely down or starting`},
+		// A proxy's page for a status that only a server that took the call gives, and that is
+		// retried: the base URL reached it, and is no more to blame than for a 502.
+		{"html 429", "openai", clitest.Reply{Status: 429, ContentType: "text/html", Body: "<html>\r\n<head><title>429 Too Many Requests</title></head>\r\n</html>\r\n"}, "/v1",
+			`openai m: API returned unexpected status code: 429 (after 2 attempts); the server answered text/html ("<html>"), not JSON: a proxy or gateway in front of the API, which turned the call away with HTTP 429 Too Many Requests`},
+		{"html 429", "ollama", clitest.Reply{Status: 429, ContentType: "text/html", Body: "<html>\r\n<head><title>429 Too Many Requests</title></head>\r\n</html>\r\n"}, "",
+			`ollama m: invalid character '<' looking for beginning of value (after 2 attempts); the server answered text/html ("<html>"), not JSON: a proxy or gateway in front of the API, which turned the call away with HTTP 429 Too Many Requests`},
+		{"html 429", "anthropic", clitest.Reply{Status: 429, ContentType: "text/html", Body: "<html>\r\n<head><title>429 Too Many Requests</title></head>\r\n</html>\r\n"}, "/v1",
+			`anthropic m: API returned unexpected status code: 429 (after 2 attempts); the server answered text/html ("<html>"), not JSON: a proxy or gateway in front of the API, which turned the call away with HTTP 429 Too Many Requests`},
+		{"text 408", "googleai", clitest.Reply{Status: 408, ContentType: "text/plain", Body: "Request Timeout"}, "",
+			`…; the server answered text/plain ("Request Timeout"), not JSON: a proxy or gateway in front of the API, which turned the call away with HTTP 408 Request Timeout`},
 		{"400", "openai", clitest.Reply{Status: 400, ContentType: "application/json", Body: `{"error":{"message":"Invalid value for 'temperature': must be between 0 and 2.","type":"invalid_request_error"}}`}, "/v1",
 			"openai m: API returned unexpected status code: 400: Invalid value for 'temperature': must be between 0 and 2."},
 		{"400", "anthropic", clitest.Reply{Status: 400, ContentType: "application/json", Body: `{"type":"error","error":{"type":"invalid_request_error","message":"max_tokens: 100000 > 8192"}}`}, "/v1",
