@@ -115,8 +115,8 @@ func TestGrouper(t *testing.T) {
 		t.Errorf("Sequences mismatch (-want +got):\n%s", diff)
 	}
 	wantWarns := []string{
-		"sequence s1 has 4 positions, expected 3",
-		"sequence s2 has 2 positions, expected 3; missing positions 1,2 count as wrong",
+		"sequence s1 has 4 positions (1 not among 1-3, ignored), expected 3",
+		"sequence s2 has 2 positions (1 not among 1-3, ignored), expected 3; missing positions 1,2 count as wrong",
 		`sequence "s2" has 1 position, expected 3; missing positions 2,3 count as wrong`,
 	}
 	if diff := cmp.Diff(wantWarns, warns); diff != "" {
@@ -128,7 +128,8 @@ func TestGrouper(t *testing.T) {
 // more in a row as first-last, so that a sequence of 7 read with --problems 1000000 gets a short
 // warning, not a list of 999,993 numbers (7 MB a sequence, which ran qa-learncurve out of memory).
 // A sequence with M positions that lacks one of 1..M, in place of which it has another (8, "2"),
-// is warned about too, saying how many it has that are not read.
+// is warned about too, saying how many it has that are not read; so is one with another count of
+// positions than M of which some are outside 1..M.
 func TestPositionWarningRuns(t *testing.T) {
 	for _, tc := range []struct {
 		have []string // the positions the sequence has
@@ -143,6 +144,10 @@ func TestPositionWarningRuns(t *testing.T) {
 		// As many positions as M, but not all of 1..M: EvaLearn, counting them, logs nothing.
 		{[]string{"1", "2", "8"}, 3, "sequence s has 3 positions, 1 of them not among 1-3 (ignored); missing position 3 counts as wrong"},
 		{[]string{"1", `"2"`, "0", "4"}, 4, "sequence s has 4 positions, 2 of them not among 1-4 (ignored); missing positions 2,3 count as wrong"},
+		// Fewer or more positions than M, some outside 1..M: the count says which are not read.
+		{[]string{"9"}, 7, "sequence s has 1 position (1 not among 1-7, ignored), expected 7; missing positions 1-7 count as wrong"},
+		{[]string{"1", "2", "9"}, 2, "sequence s has 3 positions (1 not among 1-2, ignored), expected 2"},
+		{[]string{"1", "0", "9"}, 4, "sequence s has 3 positions (2 not among 1-4, ignored), expected 4; missing positions 2-4 count as wrong"},
 	} {
 		g := NewGrouper(tc.m)
 		for _, p := range tc.have {

@@ -189,9 +189,14 @@ func positionWarning(s *group, n, read, m int) string {
 			missing = append(missing, p)
 		}
 	}
-	msg := fmt.Sprintf("sequence %s has %s, expected %d", s.id, english.Count(n, "position", "positions"), m)
-	if n == m && read < m { // the count alone would read as complete
-		msg = fmt.Sprintf("sequence %s has %s, %d of them not among 1-%d (ignored)", s.id, english.Count(n, "position", "positions"), n-read, m)
+	msg := fmt.Sprintf("sequence %s has %s", s.id, english.Count(n, "position", "positions"))
+	switch {
+	case n == m && read < m: // the count alone would read as complete
+		msg += fmt.Sprintf(", %d of them not among 1-%d (ignored)", n-read, m)
+	case read < n: // the count alone would take those for read
+		msg += fmt.Sprintf(" (%d not among 1-%d, ignored), expected %d", n-read, m, m)
+	default:
+		msg += fmt.Sprintf(", expected %d", m)
 	}
 	if len(missing) > 0 {
 		msg += "; missing " + english.Form(len(missing), "position ", "positions ") + positionRuns(missing) +
