@@ -69,6 +69,9 @@ type reply struct {
 	textPart bool
 	// done is set when an Ollama reply's last line says it is done (readOllama).
 	done bool
+	// failed is the failure an OpenAI-compatible server ended the reply's generation with
+	// (finish_reason "error" or "abort"), nil for none: no answer, whatever text it holds.
+	failed *GenerationError
 	// answer is the reply read from the body, as the provider's SDKs read it, for a 200 reply
 	// langchaingo could not read (bodyAnswer); nil for a body that is no reply of the
 	// provider's with an answer's place in it.

@@ -4,6 +4,7 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
+	"net/http"
 	"strings"
 )
 
@@ -71,6 +72,43 @@ func (e *BlockedError) Error() string {
 		what = "prompt"
 	}
 	return what + " blocked by " + e.By + ": " + e.Reason
+}
+
+// GenerationError is an OpenAI-compatible reply whose server ended the generation as a failure:
+// its first choice's finish_reason is "error" (OpenRouter's, for a model or provider that failed
+// once the reply had begun, which may put an error object {code, message} in the choice; vLLM's,
+// for a request that failed in its engine) or "abort" (vLLM's, for a request its engine aborted).
+// Whatever text came before it is no answer, cut at a point nobody chose. The Transport retries
+// it as the error's code would be as a status, and one without a code as a server's fault
+// (failedRetry); the last one is the call's error, its usage kept, never an answer.
+type GenerationError struct {
+	Reason  string // the finish_reason: "error", "abort"
+	Code    int    // the choice's error.code, an HTTP status; 0 when it gives none that is a number
+	Message string // the choice's error.message, trimmed; "" for none
+}
+
+func (e *GenerationError) Error() string {
+	msg := fmt.Sprintf("the server ended the reply with finish_reason %q, a failed generation", e.Reason)
+	switch {
+	case e.Code != 0 && e.Message != "":
+		return fmt.Sprintf("%s: error %d: %s", msg, e.Code, e.Message)
+	case e.Code != 0:
+		return fmt.Sprintf("%s: error %d", msg, e.Code)
+	case e.Message != "":
+		return msg + ": " + e.Message
+	}
+	return msg
+}
+
+// failedRetry reports whether a reply that failed as e did is asked again, and whether the server
+// throttled the call: as a status of e's code would be (429 and the transient ones, not a 4xx
+// such as OpenRouter's 400 or 403), as inBandError's are; one without a code is a fault of the
+// server's, which stopped what it had begun, and is retried as a 5xx is.
+func (e *GenerationError) failedRetry() (retry, throttled bool) {
+	if e.Code == 0 {
+		return true, false
+	}
+	return e.Code == http.StatusTooManyRequests || isTransientStatus(e.Code), e.Code == http.StatusTooManyRequests
 }
 
 // cutShort reports whether a stop reason says the reply was cut short: at max_tokens (OpenAI's

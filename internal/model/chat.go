@@ -68,6 +68,9 @@ func (c *chat) Generate(ctx context.Context, req Request) (Response, error) {
 	if r.body.blocked != nil {
 		return c.blocked(r)
 	}
+	if r.body.failed != nil {
+		return c.generationFailed(r)
+	}
 	if err != nil {
 		return c.failed(ctx, r, err)
 	}
@@ -110,6 +113,17 @@ func (c *chat) blocked(r *callResult) (Response, error) {
 	r.slot.Settle(0) // as for any failed call, unless its usage is known
 	settle(r.slot, r.out)
 	return r.out, &CallError{Attempts: r.out.Attempts, Err: fmt.Errorf("%s %s: %w", c.provider, r.req.Model, r.body.blocked)}
+}
+
+// generationFailed is the response and error of a call whose reply's server ended the generation
+// as a failure (GenerationError), the Transport's retries spent or not for its code: no answer,
+// whatever text it holds or langchaingo made of it, but paid for as far as it went, as a blocked
+// reply is.
+func (c *chat) generationFailed(r *callResult) (Response, error) {
+	r.out.Usage, r.out.NoUsage = knownUsage(r.body.usage, false)
+	r.slot.Settle(0) // as for any failed call, unless its usage is known
+	settle(r.slot, r.out)
+	return r.out, &CallError{Attempts: r.out.Attempts, Err: fmt.Errorf("%s %s: %w", c.provider, r.req.Model, r.body.failed)}
 }
 
 // failed is the response and error of a call that langchaingo returned err for: one not made,

@@ -4,6 +4,7 @@ package model
 
 import (
 	"bytes"
+	"context"
 	"encoding/json"
 	"strings"
 
@@ -31,7 +32,9 @@ import (
 //     prompt_tokens_details.cached_tokens, or else DeepSeek's prompt_cache_hit_tokens (a part of
 //     its prompt_tokens too, billed at a tenth of its input rate), which langchaingo drops;
 //   - answer: the first choice's content, a string or an array of parts (openAIAnswer), with
-//     its finish_reason.
+//     its finish_reason;
+//   - failed: the first choice ended as a failure, its finish_reason "error" or "abort"
+//     (openAIFailure).
 func readOpenAI(body []byte) reply {
 	var r struct {
 		Choices *[]openAIChoice `json:"choices"`
@@ -92,7 +95,39 @@ func readOpenAI(body []byte) reply {
 		out.answer = a
 	}
 	out.refusal = openAIRefusal(cs)
+	out.failed = openAIFailure(cs[0])
 	return out
+}
+
+// openAIFailure is the GenerationError of c, an OpenAI-compatible reply's first choice, when its
+// finish_reason says that the server's generation failed: "error" (OpenRouter, with the code and
+// message of the choice's error object when it has one; vLLM) or "abort" (vLLM); nil for any
+// other.
+func openAIFailure(c openAIChoice) *GenerationError {
+	if c.FinishReason != "error" && c.FinishReason != "abort" {
+		return nil
+	}
+	e := &GenerationError{Reason: c.FinishReason}
+	var o struct {
+		Code    json.RawMessage `json:"code"`
+		Message json.RawMessage `json:"message"`
+	}
+	if json.Unmarshal(c.Error, &o) == nil {
+		json.Unmarshal(o.Code, &e.Code) //nolint:errcheck // a code that is no number is none
+		m, _ := jsonString(o.Message)
+		e.Message = strings.TrimSpace(m)
+	}
+	return e
+}
+
+// generationFault returns the GenerationError of data, a 200 reply's body, under a context that
+// names the OpenAI chat completion's shape (withChatShape), or nil.
+func generationFault(ctx context.Context, data []byte) *GenerationError {
+	s, ok := ctx.Value(shapeKey{}).(*shape)
+	if !ok || s.name != chatShapes["openai"].name || !bytes.Contains(data, []byte(`"error"`)) && !bytes.Contains(data, []byte(`"abort"`)) {
+		return nil // the common case, without decoding
+	}
+	return readOpenAI(data).failed
 }
 
 // openAIChoice is a choice of an OpenAI chat reply, as readOpenAI reads it.
@@ -103,7 +138,8 @@ type openAIChoice struct {
 		Reasoning        json.RawMessage `json:"reasoning"`
 		ReasoningContent json.RawMessage `json:"reasoning_content"`
 	} `json:"message"`
-	FinishReason string `json:"finish_reason"`
+	FinishReason string          `json:"finish_reason"`
+	Error        json.RawMessage `json:"error"` // OpenRouter's, beside finish_reason "error"
 }
 
 // openAIRefusal returns the refusal of cs, an OpenAI chat reply's choices (one at least): the

@@ -23,7 +23,8 @@ import (
 //
 //   - transient failures (408, 409, 425, 429, every 5xx but 501 and 505, timeouts, connection resets,
 //     truncated bodies, malformed JSON in a 200 reply or JSON of another shape than the reply's,
-//     see withChatShape and WithEmbedShape) are retried with exponential backoff and
+//     see withChatShape and WithEmbedShape, a chat completion whose generation failed, see
+//     GenerationError) are retried with exponential backoff and
 //     seeded jitter, up to MaxRetries times; the wait a transient status's reply asks for (its
 //     Retry-After, or the Gemini API's retryDelay in the body) is taken instead, and for a 429
 //     that asks for none, the time until its limit is whole again (see rateLimitReset);
@@ -326,6 +327,16 @@ func (t *Transport) classify(ctx context.Context, req *http.Request, resp *http.
 				return 0, err.Code == http.StatusTooManyRequests, err
 			}
 			return -1, false, err
+		}
+		if e := generationFault(ctx, data); e != nil {
+			// A chat completion whose generation failed (finish_reason "error" or "abort"):
+			// retried, or not, as its code would be as a status (failedRetry). The reply is no
+			// transport failure: the last one goes to the client, and Generate reads the
+			// failure and the usage it was paid from its body.
+			if retry, throttled := e.failedRetry(); retry {
+				return 0, throttled, nil
+			}
+			return -1, false, nil
 		}
 		if err := shapeFault(ctx, data); err != nil {
 			// JSON of another shape (an array, a string, an object with none of the reply's

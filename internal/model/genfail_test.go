@@ -1,0 +1,101 @@
+package model
+
+import (
+	"context"
+	"errors"
+	"io"
+	"net/http"
+	"net/http/httptest"
+	"reflect"
+	"strings"
+	"sync/atomic"
+	"testing"
+
+	"github.com/qapipe/qapipe/pkg/record"
+)
+
+// openAIFailed is an OpenAI-compatible chat completion whose first choice is content, a JSON
+// value, ended for finish with extra beside it in the choice (OpenRouter's error object), with
+// 12 prompt and 1 completion tokens.
+func openAIFailed(content, finish, extra string) string {
+	return `{"id":"gen-1","object":"chat.completion","created":1,"model":"m","choices":[{"index":0,"message":{"role":"assistant","content":` +
+		content + `},"finish_reason":"` + finish + `"` + extra + `}],"usage":{"prompt_tokens":12,"completion_tokens":1,"total_tokens":13}}`
+}
+
+// TestGenerationFailed: an OpenAI-compatible server that ends a generation with finish_reason
+// "error" (OpenRouter, which may put an error object {code, message} in the choice; vLLM) or
+// "abort" (vLLM, a request aborted in its engine) gave no answer, whatever text came before: the
+// call fails with the server's reason and words, retried as the error's code would be as a status
+// (a failure without one is the server's, retried), and keeps the usage the last reply reports.
+func TestGenerationFailed(t *testing.T) {
+	ok := wires[0].reply
+	for _, tc := range []struct {
+		name     string
+		replies  []string // in order; the last repeats
+		wantErr  []string // substrings of the error, none for success
+		attempts int
+	}{
+		{"openrouter 502 throughout",
+			[]string{openAIFailed(`"Par"`, "error", `,"native_finish_reason":"error","error":{"code":502,"message":"Upstream error from Provider X: connection reset"}`)},
+			[]string{`finish_reason "error"`, "error 502: Upstream error from Provider X: connection reset", "after 3 attempts"}, 3},
+		{"openrouter 502, then an answer",
+			[]string{openAIFailed(`"Par"`, "error", `,"error":{"code":502,"message":"Upstream error"}`), ok}, nil, 2},
+		{"openrouter 429 is retried",
+			[]string{openAIFailed(`"Par"`, "error", `,"error":{"code":429,"message":"Rate limit exceeded"}`), ok}, nil, 2},
+		{"openrouter 400 is final",
+			[]string{openAIFailed(`""`, "error", `,"error":{"code":400,"message":"Invalid tool schema"}`)},
+			[]string{`finish_reason "error"`, "error 400: Invalid tool schema"}, 1},
+		{"error without an error object",
+			[]string{openAIFailed(`"The capital is"`, "error", "")},
+			[]string{`finish_reason "error"`, "after 3 attempts"}, 3},
+		{"code that is no number",
+			[]string{openAIFailed(`null`, "error", `,"error":{"code":"server_error","message":"oops"}`)},
+			[]string{`finish_reason "error"`, ": oops", "after 3 attempts"}, 3},
+		{"vllm abort", []string{openAIFailed(`"Par"`, "abort", ""), ok}, nil, 2},
+		{"vllm abort throughout", []string{openAIFailed(`""`, "abort", "")},
+			[]string{`finish_reason "abort"`, "after 3 attempts"}, 3},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			var calls atomic.Int64
+			srv := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+				n := int(calls.Add(1))
+				io.Copy(io.Discard, r.Body)
+				w.Header().Set("Content-Type", "application/json")
+				io.WriteString(w, tc.replies[min(n, len(tc.replies))-1])
+			}))
+			defer srv.Close()
+			c := retryingOpenAI(t, srv.URL, 2)
+			resp, err := c.Generate(context.Background(), testRequest("openai", "m"))
+			if got := int(calls.Load()); got != tc.attempts || resp.Attempts != tc.attempts {
+				t.Errorf("%d requests reached the server, %d attempts counted; want %d", got, resp.Attempts, tc.attempts)
+			}
+			if tc.wantErr == nil {
+				if err != nil || resp.Text != "Paris" || !reflect.DeepEqual(resp.Usage, wires[0].usage) {
+					t.Errorf("Generate = %+v, %v; want the answer Paris with its usage", resp, err)
+				}
+				return
+			}
+			if err == nil {
+				t.Fatalf("Generate = %+v, want an error", resp)
+			}
+			for _, w := range tc.wantErr {
+				if !strings.Contains(err.Error(), w) {
+					t.Errorf("error %q lacks %q", err, w)
+				}
+			}
+			if errors.Is(err, ErrEmptyReply) {
+				t.Errorf("error %q is an empty reply's", err)
+			}
+			var ge *GenerationError
+			if !errors.As(err, &ge) {
+				t.Errorf("error %q is no GenerationError", err)
+			}
+			if resp.Text != "" || resp.Stopped || resp.Cut || resp.Filtered {
+				t.Errorf("response %+v passes the failed reply off as an answer", resp)
+			}
+			if want := (record.Usage{InputTokens: 12, OutputTokens: 1}); !reflect.DeepEqual(resp.Usage, want) || resp.NoUsage {
+				t.Errorf("usage %+v (unknown %v), want the reply's %+v", resp.Usage, resp.NoUsage, want)
+			}
+		})
+	}
+}
