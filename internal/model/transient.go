@@ -14,6 +14,7 @@ import (
 	"net"
 	"net/http"
 	"strconv"
+	"strings"
 	"syscall"
 	"time"
 )
@@ -113,7 +114,7 @@ var errEmptyBody = errors.New("the server replied (status 200) with an empty bod
 
 // InBandError is an error a server gave in the body of a 200 reply, {"error": {"code": …,
 // "message": …}}, as OpenRouter does for a model that fails after it started, and the Gemini API
-// at the end of a stream that fails once begun.
+// at the end of a stream that fails once begun, or {"error": "…"}, Ollama's shape of an error.
 type InBandError struct {
 	Code    int // the error's code, an HTTP status; 0 when it gives none that is a number
 	Message string
@@ -133,7 +134,8 @@ func (e *InBandError) Error() string {
 }
 
 // inBandError returns the error a 200 reply's body holds, or nil: the body is an object whose
-// "error" member is an object with a message, and that holds no answer ("choices"); or it is a
+// "error" member is an object with a message, or a string, and that holds no answer ("choices");
+// or it is a
 // JSON array that holds such an object, as the Gemini API ends a stream (streamGenerateContent)
 // that fails once it has begun, after the responses it sent, which genai drops unread: the text
 // streamed before it would be taken for the whole answer.
@@ -156,26 +158,42 @@ func inBandError(data []byte) *InBandError {
 	return inBandObject(data)
 }
 
-// inBandObject returns the error data, one JSON object, holds in its "error" member (an object
-// with a message), or nil; an object that holds an answer ("choices") holds none.
+// inBandObject returns the error data, one JSON object, holds in its "error" member, or nil: an
+// object with a message, or a string (Ollama's error, which it may send with status 200; a
+// server's that words its errors as Ollama does), which names no code; an object that holds an
+// answer ("choices") holds none.
+//
+// Note: an "error" that was a string was read as no error: an OpenAI-compatible reply of it was
+// the empty reply "no choices", and an Ollama one a reply paid for without a usage, though no
+// model had answered.
 func inBandObject(data []byte) *InBandError {
 	var r struct {
 		Type    string          `json:"type"` // "error" in Anthropic's error object
 		Choices json.RawMessage `json:"choices"`
-		Error   *struct {
-			Code    json.RawMessage `json:"code"`
-			Type    string          `json:"type"`
-			Message string          `json:"message"`
-		} `json:"error"`
+		Error   json.RawMessage `json:"error"`
 	}
-	if json.Unmarshal(data, &r) != nil || r.Error == nil || r.Error.Message == "" || len(r.Choices) > 0 && string(r.Choices) != "null" {
+	if json.Unmarshal(data, &r) != nil || len(r.Choices) > 0 && string(r.Choices) != "null" {
 		return nil
 	}
-	e := &InBandError{Message: r.Error.Message}
-	json.Unmarshal(r.Error.Code, &e.Code) //nolint:errcheck // a code that is no number is none
+	if s, ok := jsonString(r.Error); ok {
+		if s = strings.TrimSpace(s); s == "" {
+			return nil
+		}
+		return &InBandError{Message: s}
+	}
+	var o struct {
+		Code    json.RawMessage `json:"code"`
+		Type    string          `json:"type"`
+		Message string          `json:"message"`
+	}
+	if json.Unmarshal(r.Error, &o) != nil || o.Message == "" {
+		return nil
+	}
+	e := &InBandError{Message: o.Message}
+	json.Unmarshal(o.Code, &e.Code) //nolint:errcheck // a code that is no number is none
 	if e.Code == 0 && r.Type == "error" {
-		if code, ok := anthropicErrorStatus[r.Error.Type]; ok {
-			e.Code, e.Type = code, r.Error.Type
+		if code, ok := anthropicErrorStatus[o.Type]; ok {
+			e.Code, e.Type = code, o.Type
 		}
 	}
 	return e

@@ -83,9 +83,9 @@ func TestGate(t *testing.T) {
 	}
 }
 
-// TestInBandErrorBody: a 200 reply holds an error when its "error" member has a message and it
-// holds no answer; "choices": null is none. An error without a message is no error of the
-// reply's (see shapeFault), and neither is one beside an answer.
+// TestInBandErrorBody: a 200 reply holds an error when its "error" member has a message (or is
+// one) and it holds no answer; "choices": null is none. An error without a message is no error
+// of the reply's (see shapeFault), and neither is one beside an answer.
 func TestInBandErrorBody(t *testing.T) {
 	for _, tc := range []struct {
 		body string
@@ -99,6 +99,13 @@ func TestInBandErrorBody(t *testing.T) {
 		{`{"error":{"code":502,"message":""}}`, nil},
 		{`{"choices":[{"index":0}],"error":{"code":502,"message":"late"}}`, nil},
 		{`{"error":null}`, nil},
+		// An error that is a string (Ollama's) names no code.
+		{`{"error":"model runner has unexpectedly stopped"}`, &InBandError{Message: "model runner has unexpectedly stopped"}},
+		{`{"error":" out of memory \n","error_type":"x"}`, &InBandError{Message: "out of memory"}},
+		{`[{"error":"stream failed"}]`, &InBandError{Message: "stream failed"}},
+		{`{"error":""}`, nil},
+		{`{"error":"  "}`, nil},
+		{`{"choices":[{"index":0}],"error":"late"}`, nil},
 		// Anthropic's error object, which names a type and no code: the type's status.
 		{`{"type":"error","error":{"type":"overloaded_error","message":"Overloaded"}}`, &InBandError{Code: 529, Type: "overloaded_error", Message: "Overloaded"}},
 		{`{"type":"error","error":{"type":"rate_limit_error","message":"slow down"}}`, &InBandError{Code: 429, Type: "rate_limit_error", Message: "slow down"}},
