@@ -165,6 +165,8 @@ and jitter, honouring Retry-After (and the Gemini API's retryDelay, given in the
 status (400, 401, 404; 501, 505) fails at once, as does a 429 for a quota no wait restores:
 OpenAI's insufficient_quota (an account out of credit) or a Gemini quota per day. A reply's
 X-Should-Retry header (true or false) is obeyed first, as the OpenAI and Anthropic SDKs obey it.
+An error in the body of a 200 reply counts as its code, as in qa-predict, and a reply whose
+finish_reason is "error" or "abort" (OpenRouter, vLLM) is a failed generation, never a verdict.
 As in qa-predict, a judge server never reached (max(8, 2×--concurrency) calls in a row refused,
 or its host unknown, and no reply yet) stops the calls: the records left fail with "not called:
 server ... was never reached", stderr says so once, and --retry-errors over the output judges them;

@@ -110,7 +110,11 @@ at most 2m); every other status (400, 401, 404, context length; 501, 505) fails 
 Gemini quota per day. A reply's X-Should-Retry header (true or false) is obeyed first, as the
 OpenAI and Anthropic SDKs obey it.
 An error in the body of a 200 reply (OpenRouter's {"error": {"code": 502, ...}}, or one that ends
-a Gemini stream that failed once begun) counts as its code.
+a Gemini stream that failed once begun) counts as its code; one without a code, such as Ollama's
+{"error": "..."}, fails at once with its message. A reply whose finish_reason is "error" (OpenRouter,
+vLLM) or "abort" (vLLM) is a failed generation, never an answer, whatever text it holds: retried as
+its error's code would be (a 4xx is not), or as a 5xx when it gives none, it fails with "the server
+ended the reply with finish_reason "error", a failed generation: error 502: ...", paid for.
 A record whose call finally fails carries prediction.error and its attempts, and the exit code is 3;
 the error ends with what to check when a key, the model name or the base URL is the likely cause,
 and at the end stderr names each different error once, at its first record. A server never
