@@ -135,10 +135,9 @@ func (e *InBandError) Error() string {
 
 // inBandError returns the error a 200 reply's body holds, or nil: the body is an object whose
 // "error" member is an object with a message, or a string, and that holds no answer ("choices");
-// or it is a
-// JSON array that holds such an object, as the Gemini API ends a stream (streamGenerateContent)
-// that fails once it has begun, after the responses it sent, which genai drops unread: the text
-// streamed before it would be taken for the whole answer.
+// or it is a JSON array that holds such an object, as the Gemini API ends a stream
+// (streamGenerateContent) that fails once it has begun, after the responses it sent, which genai
+// drops unread: the text streamed before it would be taken for the whole answer.
 func inBandError(data []byte) *InBandError {
 	if !bytes.Contains(data, []byte(`"error"`)) {
 		return nil // the common case, without decoding
@@ -161,11 +160,8 @@ func inBandError(data []byte) *InBandError {
 // inBandObject returns the error data, one JSON object, holds in its "error" member, or nil: an
 // object with a message, or a string (Ollama's error, which it may send with status 200; a
 // server's that words its errors as Ollama does), which names no code; an object that holds an
-// answer ("choices") holds none.
-//
-// Note: an "error" that was a string was read as no error: an OpenAI-compatible reply of it was
-// the empty reply "no choices", and an Ollama one a reply paid for without a usage, though no
-// model had answered.
+// answer ("choices") holds none. A string read as no error would make an OpenAI-compatible reply
+// the empty reply "no choices", and an Ollama one a reply paid for without a usage.
 func inBandObject(data []byte) *InBandError {
 	var r struct {
 		Type    string          `json:"type"` // "error" in Anthropic's error object
