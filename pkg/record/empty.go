@@ -43,8 +43,10 @@ func (m emptyMembers) with(key string, value []byte, written bool) emptyMembers 
 	return append(m, emptyMember{key, value, written})
 }
 
-// filledBefore reports whether the object b has a member of key before the one at kStart whose
-// value is an object that is not empty, or, when scalar, any value that is not empty.
+// filledBefore reports whether the members of key in the object b before the one at kStart leave
+// its field filled: for an object, one of them after the last that is no object (which a map
+// field is set anew from) is an object that is not empty; when scalar, the last of them that is
+// not null (which leaves a string or number as it was) is not empty.
 func filledBefore(b []byte, kStart int, key string, scalar bool) bool {
 	filled := false
 	_ = walkMembers(b, func(q []byte, escaped bool, at, vStart, vEnd int) error {
@@ -55,8 +57,15 @@ func filledBefore(b []byte, kStart int, key string, scalar bool) bool {
 		if escaped {
 			k, _ = decodeKey(q, escaped)
 		}
-		if v := b[vStart:vEnd]; k == key && (scalar || v[0] == '{') && !emptyValue(v) {
-			filled = true
+		if v := b[vStart:vEnd]; k == key {
+			switch {
+			case scalar && string(v) != "null":
+				filled = !emptyValue(v)
+			case !scalar && v[0] != '{':
+				filled = false
+			case !scalar && !emptyValue(v):
+				filled = true
+			}
 		}
 		return nil
 	})

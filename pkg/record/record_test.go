@@ -254,6 +254,10 @@ func TestRepeatedKeyNotEmpty(t *testing.T) {
 		{`{"schema":1,"id":"a","type":"x","type":""}`, func(r *Record) {}, `{"schema":1,"id":"a","type":""}`},
 		{`{"schema":1,"id":"a","scores":{"em":1},"scores":{}}`, func(r *Record) {}, `{"schema":1,"id":"a","scores":{}}`},
 		{`{"schema":1,"id":"a","meta":{},"meta":{}}`, func(r *Record) {}, `{"schema":1,"id":"a","meta":{}}`},
+		// a null sets a map anew, and a string is what the last member that is not null made it
+		{`{"schema":1,"id":"a","meta":{"k":1},"meta":null,"meta":{}}`, func(r *Record) {}, `{"schema":1,"id":"a","meta":{}}`},
+		{`{"schema":1,"id":"a","sequence":{"id":"s","id":"","id":null,"position":1}}`, func(r *Record) {},
+			`{"schema":1,"id":"a","sequence":{"position":1,"id":null}}`},
 	} {
 		var r Record
 		if err := Unmarshal([]byte(tt.in), &r); err != nil {
