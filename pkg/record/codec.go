@@ -52,7 +52,7 @@ func (r *Record) UnmarshalJSON(b []byte) error {
 	var p plain
 	src, extra, empty, err := decodeKnown(b, recordKeys, &p)
 	if err != nil {
-		return contextPath(b, judgmentPath(b, err))
+		return contextPath(src, judgmentPath(src, err))
 	}
 	if err := surrogateClash(src); err != nil {
 		return err

@@ -248,7 +248,12 @@ func unknownFields(b []byte, known map[string]keyRole) (map[string]json.RawMessa
 //
 // The decoder also reads every member of a key given twice into the same field, which merges two
 // objects into one map. A key of a lastKey role is read from its last member alone: the others
-// are taken out of what the decoder sees, when there are others.
+// are taken out of what the decoder sees, when there are others. The decoder type-checks every
+// member, too, where a later member of the key replaces an earlier one's value: an object it
+// refuses is decoded again from its last values (see LastValues) when a member was replaced.
+//
+// Note: only an object the decoder refused is looked at again, so a record pays nothing for it:
+// taking the replaced members out changes nothing the decoder reads from an object it accepts.
 func decodeKnown(b []byte, known map[string]keyRole, v any) ([]byte, map[string]json.RawMessage, emptyMembers, error) {
 	extra, empty, repeated, err := unknownFields(b, known)
 	if err != nil {
@@ -275,7 +280,18 @@ func decodeKnown(b []byte, known map[string]keyRole, v any) ([]byte, map[string]
 		src = withoutShadowed(b, known)
 	}
 	if err := unmarshal(src, v); err != nil {
-		return src, nil, nil, err
+		last := LastValues(src, reflect.TypeOf(v))
+		if last == nil {
+			return src, nil, nil, err
+		}
+		reflect.ValueOf(v).Elem().SetZero() // what the failed decoding left
+		if err := unmarshal(last, v); err != nil {
+			return last, nil, nil, err
+		}
+		if _, empty, _, err = unknownFields(last, known); err != nil {
+			return last, nil, nil, err
+		}
+		return last, extra, empty, nil
 	}
 	return src, extra, empty, nil
 }
@@ -319,4 +335,177 @@ func withoutShadowed(b []byte, known map[string]keyRole) []byte {
 		role := known[key]
 		return role == unknownKey && foldsToKnown(key, known) || role >= lastKey && last[key] != kStart
 	})
+}
+
+// LastValues returns the JSON object b, which the decoder reads into a value of type t (a struct or
+// a map, or a pointer to one), as the decoder reads it but with no value it replaces: b without
+// the members that a later member of their key replaces, or nil when there are none. Decoding an
+// object the decoder accepts gives the same value from what LastValues returns; an object it
+// refuses only for a member that a later one replaces is one it accepts then, as a key given twice
+// reads as its last value. The decoder type-checks every member, the replaced ones too.
+//
+// Of a struct's key given twice, the members before the last are taken out, or, for a string,
+// number or bool field, which the decoder leaves as it was for a null, those before the last that
+// is not null. The members of a map field after its last that is no object are objects the decoder
+// merges: they become one object; a last member that is no object is kept alone. Of a map's name
+// given twice, the last member is kept. The objects kept are looked into the same way, as their
+// fields' or the map's values' types say (a list's elements are not). Other members stay as they
+// are, in their places.
+//
+// b must be JSON: a member no JSON is a syntax error, which no later member takes away; for b that
+// is not, LastValues returns nil.
+//
+// Note: it is for an object the decoder refused (see decodeKnown), so it walks and allocates freely.
+func LastValues(b []byte, t reflect.Type) []byte {
+	if !gojson.Valid(b) {
+		return nil
+	}
+	return lastValues(b, t)
+}
+
+// lastValues is LastValues of b, which is JSON.
+func lastValues(b []byte, t reflect.Type) []byte {
+	for t.Kind() == reflect.Pointer {
+		t = t.Elem()
+	}
+	switch t.Kind() {
+	case reflect.Struct:
+		return lastFields(b, t)
+	case reflect.Map:
+		return lastEntries(b, t.Elem())
+	}
+	return nil
+}
+
+// lastFields is LastValues of b for the struct type t.
+func lastFields(b []byte, t reflect.Type) []byte {
+	ms, err := Members(b)
+	if err != nil {
+		return nil
+	}
+	fields := fieldsOf(t)
+	byKey := map[string][]int{} // the members of each of t's keys, in order
+	var keys []string
+	for i, m := range ms {
+		if _, ok := fields.types[m.Key]; ok {
+			if byKey[m.Key] == nil {
+				keys = append(keys, m.Key)
+			}
+			byKey[m.Key] = append(byKey[m.Key], i)
+		}
+	}
+	drop := make([]bool, len(ms))
+	values := map[int][]byte{} // a member's value, as LastValues gives it
+	changed := false
+	value := func(i int) []byte { return b[ms[i].ValueStart:ms[i].End] }
+	for _, key := range keys {
+		idx := byKey[key]
+		ft := fields.types[key]
+		keep := idx[len(idx)-1]
+		switch ft.Kind() {
+		case reflect.String, reflect.Bool, reflect.Int, reflect.Int8, reflect.Int16, reflect.Int32, reflect.Int64,
+			reflect.Uint, reflect.Uint8, reflect.Uint16, reflect.Uint32, reflect.Uint64, reflect.Float32, reflect.Float64:
+			for _, i := range slices.Backward(idx) {
+				if string(value(i)) != "null" {
+					keep = i
+					break
+				}
+			}
+		case reflect.Map:
+			from := 0 // the first of the objects merged
+			for j, i := range idx {
+				if value(i)[0] != '{' {
+					from = j + 1
+				}
+			}
+			if from < len(idx)-1 {
+				values[keep], changed = mergeObjects(b, ms, idx[from:]), true
+			}
+		}
+		v, ok := values[keep]
+		if !ok {
+			v = value(keep)
+		}
+		if v[0] == '{' {
+			if sub := lastValues(v, ft); sub != nil {
+				values[keep], changed = sub, true
+			}
+		}
+		for _, i := range idx {
+			if i < keep {
+				drop[i], changed = true, true
+			}
+		}
+	}
+	if !changed {
+		return nil
+	}
+	out := []byte{'{'}
+	for i, m := range ms {
+		if drop[i] {
+			continue
+		}
+		if len(out) > 1 {
+			out = append(out, ',')
+		}
+		if v, ok := values[i]; ok {
+			out = append(append(out, b[m.Start:m.ValueStart]...), v...)
+		} else {
+			out = append(out, b[m.Start:m.End]...)
+		}
+	}
+	return append(out, '}')
+}
+
+// lastEntries is LastValues of b for a map whose values are of type elem.
+func lastEntries(b []byte, elem reflect.Type) []byte {
+	ms, err := Members(b)
+	if err != nil {
+		return nil
+	}
+	last := make(map[string]int, len(ms)) // the last member of each name
+	for i, m := range ms {
+		last[m.Key] = i
+	}
+	changed := len(last) < len(ms)
+	out := []byte{'{'}
+	for i, m := range ms {
+		if last[m.Key] != i {
+			continue
+		}
+		if len(out) > 1 {
+			out = append(out, ',')
+		}
+		v := b[m.ValueStart:m.End]
+		if v[0] == '{' {
+			if sub := lastValues(v, elem); sub != nil {
+				v, changed = sub, true
+			}
+		}
+		out = append(append(out, b[m.Start:m.ValueStart]...), v...)
+	}
+	if !changed {
+		return nil
+	}
+	return append(out, '}')
+}
+
+// mergeObjects returns one object holding the members of the objects that are the values of the
+// members idx of ms, members of b, in order.
+func mergeObjects(b []byte, ms []Member, idx []int) []byte {
+	out := []byte{'{'}
+	for _, i := range idx {
+		obj := b[ms[i].ValueStart:ms[i].End]
+		inner, err := Members(obj)
+		if err != nil {
+			continue
+		}
+		for _, m := range inner {
+			if len(out) > 1 {
+				out = append(out, ',')
+			}
+			out = append(out, obj[m.Start:m.End]...)
+		}
+	}
+	return append(out, '}')
 }

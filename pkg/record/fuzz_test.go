@@ -3,6 +3,7 @@ package record
 import (
 	"bytes"
 	"encoding/json"
+	"reflect"
 	"strings"
 	"testing"
 
@@ -57,4 +58,47 @@ func FuzzRoundTrip(f *testing.F) {
 			t.Fatalf("round trip changed the record (-first +second):\n%s", diff)
 		}
 	})
+}
+
+// FuzzLastValues checks what decodeKnown's second decoding of a refused object rests on: an object
+// that decodes, as a record or as a prediction, decodes to the same without the members that
+// LastValues takes out (and with the objects it merges), encoded again byte for byte.
+func FuzzLastValues(f *testing.F) {
+	for _, s := range []string{
+		`{"schema":1,"id":"a","id":"b","id":null,"question":"q","answers":["x"],"answers":null,"answers":["y"]}`,
+		`{"schema":1,"id":"a","meta":{"k":1},"meta":{"j":2,"k":3},"meta":null,"meta":{"m":4,"m":5}}`,
+		`{"schema":1,"id":"a","judgments":{"j":{"score":1},"k":{"score":0}},"judgments":{"j":{"label":"x"}},"scores":{"em":1,"em":0}}`,
+		`{"schema":1,"id":"a","prediction":{"text":"x","usage":{"input_tokens":3},"usage":{"output_tokens":2}},"prediction":{"text":"y","cost_usd":1,"cost_usd":null}}`,
+		`{"schema":1,"id":"a","prediction":{"text":"x"},"prediction":null,"sequence":{"id":"s","position":1},"sequence":{"id":"t"}}`,
+		`{"schema":1,"id":"a","type":"x","type":"","type":null,"context":[{"text":"t","text":null,"sentences":["a"],"sentences":null}],"context":[]}`,
+		`{"text":"x","text":null,"score":0.5,"score":null,"supporting_facts":[["a",1]],"supporting_facts":[],"batch":{"index":1},"batch":{"size":2}}`,
+	} {
+		f.Add([]byte(s))
+	}
+	f.Fuzz(func(t *testing.T, b []byte) {
+		lastValuesAgree[Record](t, b)
+		lastValuesAgree[Prediction](t, b)
+	})
+}
+
+// lastValuesAgree fails t when b decodes as a T and LastValues(b) decodes otherwise.
+func lastValuesAgree[T json.Marshaler](t *testing.T, b []byte) {
+	t.Helper()
+	var v1 T
+	if Unmarshal(b, &v1) != nil {
+		return
+	}
+	last := LastValues(b, reflect.TypeFor[T]())
+	if last == nil {
+		return
+	}
+	var v2 T
+	if err := Unmarshal(last, &v2); err != nil {
+		t.Fatalf("%s decodes, %s does not: %v", b, last, err)
+	}
+	e1, err1 := v1.MarshalJSON()
+	e2, err2 := v2.MarshalJSON()
+	if !bytes.Equal(e1, e2) || (err1 == nil) != (err2 == nil) {
+		t.Fatalf("%s decodes to %s (%v), %s to %s (%v)", b, e1, err1, last, e2, err2)
+	}
 }

@@ -7,6 +7,7 @@ import (
 	"fmt"
 	"io"
 	"math"
+	"reflect"
 	"slices"
 	"strings"
 	"sync"
@@ -1005,6 +1006,136 @@ func TestRepeatedScores(t *testing.T) {
 				t.Errorf("encoded as %s (%v), want %s", b, err, tt.out)
 			}
 		})
+	}
+}
+
+// TestRepeatedKeyLastValue: of a key given twice, at the top level or in a nested object, an
+// earlier member that a later one replaces is not type-checked: the line reads as the last value
+// (the last that is not null, for a string, number or bool, which null leaves as it was), as the
+// README says. An object member of meta or judgments is merged with the later ones, as the
+// decoder reads it, a name given twice in them read as its last value too. A last value of the
+// wrong type is still a bad line.
+func TestRepeatedKeyLastValue(t *testing.T) {
+	const head = `{"schema":1,"id":"a","question":"q",`
+	for _, tt := range []struct {
+		name, line string
+		out        string // the record encoded again
+		err        string // the Reader's error, "" for none
+	}{
+		{"answers", head + `"answers":5,"answers":["x"]}`, head + `"answers":["x"]}`, ""},
+		{"answers then null", head + `"answers":5,"answers":null}`, `{"schema":1,"id":"a","question":"q","answers":null}`, ""},
+		{"id", `{"schema":1,"id":5,"id":"b","question":"q"}`, `{"schema":1,"id":"b","question":"q"}`, ""},
+		{"id then null", `{"schema":1,"id":5,"id":"b","id":null,"question":"q"}`, `{"schema":1,"id":"b","question":"q"}`, ""},
+		{"schema", `{"schema":"1","schema":1,"id":"a","question":"q"}`, `{"schema":1,"id":"a","question":"q"}`, ""},
+		{"type", head + `"type":["x"],"type":"bridge"}`, `{"schema":1,"id":"a","type":"bridge","question":"q"}`, ""},
+		{"a null type after", head + `"type":["x"],"type":null}`, "",
+			`in.jsonl:1 (id "a"): invalid record: type: want a string, got a list`},
+		{"context", head + `"context":{"text":"t"},"context":[{"text":"t"}]}`, head + `"context":[{"text":"t"}]}`, ""},
+		{"passage text", head + `"context":[{"text":5,"text":"t"}]}`, head + `"context":[{"text":"t"}]}`, ""},
+		{"sequence", head + `"sequence":{"id":1,"id":"s","position":"1","position":1}}`, head + `"sequence":{"id":"s","position":1}}`, ""},
+		{"prediction", head + `"prediction":5,"prediction":{"text":"x"}}`, head + `"prediction":{"text":"x"}}`, ""},
+		{"prediction text", head + `"prediction":{"text":5,"text":"x"}}`, head + `"prediction":{"text":"x"}}`, ""},
+		{"a negative cost before", head + `"prediction":{"text":"x","cost_usd":-1},"prediction":{"text":"y"}}`, head + `"prediction":{"text":"y"}}`, ""},
+		{"usage", head + `"prediction":{"text":"x","usage":5,"usage":{"input_tokens":3}}}`, head + `"prediction":{"text":"x","usage":{"input_tokens":3}}}`, ""},
+		{"usage count", head + `"prediction":{"text":"x","usage":{"input_tokens":"3","input_tokens":3}}}`, head + `"prediction":{"text":"x","usage":{"input_tokens":3}}}`, ""},
+		{"facts", head + `"prediction":{"text":"x","supporting_facts":[["t"]],"supporting_facts":[["t",1]]}}`,
+			head + `"prediction":{"text":"x","supporting_facts":[["t",1]]}}`, ""},
+		{"batch", head + `"prediction":{"text":"x","batch":{"first":"a","index":"0","index":0,"size":2}}}`,
+			head + `"prediction":{"text":"x","batch":{"first":"a","index":0,"size":2}}}`, ""},
+		{"meta", head + `"meta":5,"meta":{"k":1}}`, head + `"meta":{"k":1}}`, ""},
+		{"meta merged", head + `"meta":{"k":1},"meta":{"j":2}}`, head + `"meta":{"j":2,"k":1}}`, ""},
+		{"meta merged after a bad one", head + `"meta":{"k":1},"meta":5,"meta":{"j":2},"answers":5,"answers":["x"]}`,
+			head + `"answers":["x"],"meta":{"j":2}}`, ""},
+		{"judgments", head + `"judgments":5,"judgments":{"j":{"score":1}}}`, head + `"judgments":{"j":{"score":1}}}`, ""},
+		{"judgment score", head + `"judgments":{"j":{"score":"1","score":1}}}`, head + `"judgments":{"j":{"score":1}}}`, ""},
+		{"judgment named twice", head + `"judgments":{"j":5,"j":{"score":1}}}`, head + `"judgments":{"j":{"score":1}}}`, ""},
+		{"judgment named twice across members", head + `"judgments":{"j":{"score":"1"},"k":{"score":0}},"judgments":{"j":{"score":1}}}`,
+			head + `"judgments":{"j":{"score":1},"k":{"score":0}}}`, ""},
+		{"judgment cost", head + `"judgments":{"j":{"score":1,"cost_usd":-1,"cost_usd":0.5}}}`, head + `"judgments":{"j":{"score":1,"cost_usd":0.5}}}`, ""},
+		{"score named twice", head + `"scores":{"em":"1","em":1}}`, head + `"scores":{"em":1}}`, ""},
+		// the last value is read, and checked
+		{"the last answers bad", head + `"answers":["x"],"answers":5}`, "",
+			`in.jsonl:1 (id "a"): invalid record: answers: want a list of strings, got a number`},
+		{"the last prediction text bad", head + `"prediction":{"text":"x","text":5}}`, "",
+			`in.jsonl:1 (id "a"): invalid record: prediction.text: want a string, got a number`},
+		{"the last judgment bad", head + `"judgments":{"j":{"score":1}},"judgments":{"j":{"score":"1"}}}`, "",
+			`in.jsonl:1 (id "a"): invalid record: judgments.j.score: want a number, got a string`},
+		{"the last meta bad", head + `"meta":{"k":1},"meta":5}`, "",
+			`in.jsonl:1 (id "a"): invalid record: meta: want an object, got a number`},
+		{"the last passage bad", head + `"context":[{"text":5}],"context":[{"text":"t"},{"text":6}]}`, "",
+			`in.jsonl:1 (id "a"): invalid record: context[1].text: want a string, got a number`},
+		{"no JSON before", head + `"answers":tru,"answers":["x"]}`, "",
+			`in.jsonl:1 (id "a"): invalid record: invalid character ',' in literal true (expecting 'e') (` + ErrCutLine.Error() + `)`},
+		{"a null answer in the last", head + `"answers":5,"answers":[null]}`, "",
+			`in.jsonl:1 (id "a"): invalid record: answers[0]: want a string, got null (an unanswerable question's answer is "")`},
+	} {
+		t.Run(tt.name, func(t *testing.T) {
+			rec, err := NewReader(strings.NewReader(tt.line), "in.jsonl").Read()
+			if tt.err != "" {
+				if err == nil || err.Error() != tt.err {
+					t.Fatalf("Read(%s): error %v, want %s", tt.line, err, tt.err)
+				}
+				return
+			}
+			if err != nil {
+				t.Fatalf("Read(%s): %v", tt.line, err)
+			}
+			if b, err := rec.MarshalJSON(); err != nil || string(b) != tt.out {
+				t.Errorf("Read(%s): encoded as %s (%v), want %s", tt.line, b, err, tt.out)
+			}
+		})
+	}
+}
+
+// TestLastValues: LastValues takes out the members a later one replaces, at every depth of the
+// type, merges a map's objects, and leaves an object alone that has none, or that is no JSON (a
+// member with a syntax error is no value a later one replaces).
+func TestLastValues(t *testing.T) {
+	type inner struct {
+		N int `json:"n"`
+	}
+	type outer struct {
+		S  string            `json:"s"`
+		In *inner            `json:"in"`
+		M  map[string]inner  `json:"m"`
+		L  []inner           `json:"l"`
+		R  map[string]string `json:"r"`
+	}
+	for _, tt := range []struct{ in, want string }{
+		{`{"s":"a","n":1}`, ""},
+		{`{"s":1,"s":"a"}`, `{"s":"a"}`},
+		{`{"s":1,"s":"a","s":null}`, `{"s":"a","s":null}`},
+		{`{"s":null,"s":null}`, `{"s":null}`},
+		{`{"x":1,"x":2}`, ""}, // not the type's: kept, as the decoder ignores it
+		{`{"in":{"n":"1","n":1}}`, `{"in":{"n":1}}`},
+		{`{"in":5,"in":{"n":1},"s":"a"}`, `{"in":{"n":1},"s":"a"}`},
+		{`{"in":{"n":1},"in":null}`, `{"in":null}`},
+		{`{"m":{"a":{"n":"1"}},"m":{"b":{"n":2},"a":{"n":1,"n":3}}}`, `{"m":{"b":{"n":2},"a":{"n":3}}}`},
+		{`{"m":{"a":{"n":1}},"m":5,"m":{"b":{"n":2}}}`, `{"m":{"b":{"n":2}}}`},
+		{`{"m":{"a":{"n":1}},"m":null}`, `{"m":null}`},
+		{`{"r":{"a":1,"a":"x"}}`, `{"r":{"a":"x"}}`},
+		{`{"l":[{"n":"1","n":1}]}`, ""}, // a list's elements are not looked into
+		{`{"s":tru,"s":"a"}`, ""},
+		{`{"s":1,"s":"a"`, ""},
+	} {
+		got := LastValues([]byte(tt.in), reflect.TypeFor[outer]())
+		if string(got) != tt.want {
+			t.Errorf("LastValues(%s) = %s, want %s", tt.in, got, tt.want)
+		}
+		if got == nil {
+			continue
+		}
+		var v1, v2 outer
+		if json.Unmarshal([]byte(tt.in), &v1) == nil {
+			if err := json.Unmarshal(got, &v2); err != nil || !cmp.Equal(v1, v2) {
+				t.Errorf("%s decodes to %+v, LastValues's %s to %+v (%v)", tt.in, v1, got, v2, err)
+			}
+		} else if err := json.Unmarshal(got, &v2); err != nil {
+			t.Errorf("LastValues(%s) = %s: %v", tt.in, got, err)
+		}
+	}
+	if got := LastValues([]byte(`{"a":1,"a":"x"}`), reflect.TypeFor[map[string]string]()); string(got) != `{"a":"x"}` {
+		t.Errorf("LastValues of a map = %s", got)
 	}
 }
 
