@@ -5,6 +5,7 @@ import (
 	"encoding/json"
 	"fmt"
 	"maps"
+	"reflect"
 	"slices"
 	"strings"
 
@@ -83,7 +84,17 @@ func decodeLine(l line, facts bool) (*record.Record, *record.Error) {
 		data = exactKeys(data)
 	}
 	if err := record.Unmarshal(data, &v); err != nil {
-		return nil, &record.Error{File: l.file, Line: l.no, ID: record.PeekID(l.data), Err: record.CutLine(record.InvalidLine(l.data, err), l.data, l.unended)}
+		// A member that a later one of its key replaces is not the record's (see
+		// record.LastValues): the other stages read the line without it.
+		last := record.LastValues(data, reflect.TypeFor[view]())
+		if last == nil {
+			return nil, &record.Error{File: l.file, Line: l.no, ID: record.PeekID(l.data), Err: record.CutLine(record.InvalidLine(l.data, err), l.data, l.unended)}
+		}
+		v = view{}
+		if err := record.Unmarshal(last, &v); err != nil {
+			return nil, &record.Error{File: l.file, Line: l.no, ID: record.PeekID(l.data), Err: record.CutLine(record.InvalidLine(l.data, err), l.data, l.unended)}
+		}
+		data = last
 	}
 	if odd {
 		lastPrediction(data, &v)
@@ -241,7 +252,14 @@ func nullScore(data, score json.RawMessage, errMsg string) error {
 // being want. The error names the member and what is wrong with it.
 func decodeMember[V comparable](raw json.RawMessage, name, want string) (map[string]V, error) {
 	m := map[string]V{}
-	if err := record.Unmarshal(raw, &m); err != nil {
+	err := record.Unmarshal(raw, &m)
+	if err != nil {
+		if last := record.LastValues(raw, reflect.TypeFor[map[string]V]()); last != nil {
+			m, raw = map[string]V{}, last // a name given twice is read as its last value
+			err = record.Unmarshal(raw, &m)
+		}
+	}
+	if err != nil {
 		msg := record.DescribeDecodeError(err) // "f1: want a number, …" or "want an object, …"
 		sep := "."
 		if strings.HasPrefix(msg, "want ") || strings.HasPrefix(msg, "unexpected") {
