@@ -2,6 +2,7 @@ package load
 
 import (
 	"bytes"
+	"encoding/json"
 	"strconv"
 	"unicode/utf8"
 
@@ -40,7 +41,7 @@ import (
 // id gets the suffix #2, #3… in file order, so later stages can apply "last wins".
 func EvaLearnResults(in Input, opt Options, emit Emit) error {
 	seen := repeats{seen: repeat.IDs{Max: maxIDs}}
-	return eachItem(in, opt, emit, itemID(""), func(raw jsonRaw, line int, emit Emit) error {
+	return eachItem(in, opt, emit, resultID, func(raw jsonRaw, line int, emit Emit) error {
 		var m map[string]jsonRaw
 		if err := decodeItem(in, line, "", raw, &m); err != nil {
 			return emit(nil, 0, err)
@@ -77,6 +78,46 @@ func (r *repeats) number(id string) string {
 	n := max(r.count[id], 1) + 1
 	r.count[id] = n
 	return id + "#" + strconv.Itoa(n)
+}
+
+// resultID returns the id of the record that the results object raw gives (see evaLearnResult),
+// without the #2, #3… of a repeat, to name a bad line by: in a line that is no JSON (one cut
+// short, a stray comma), as the members whole before the fault tell it, or "" when they do not:
+// one without both sequence members may have them after the fault, so its problem's id is no
+// record's id until the object is seen to end. "" for raw that is no object.
+//
+// Note: bad lines were named by the problem's id ("241"), which no record carries as its id.
+func resultID(raw []byte) string {
+	var m map[string]jsonRaw
+	whole := json.Unmarshal(raw, &m) == nil
+	if !whole {
+		ms, err := record.Members(raw) // the members before the fault; all of them when err is nil
+		if len(ms) == 0 {
+			return ""
+		}
+		whole = err == nil
+		m = make(map[string]jsonRaw, len(ms))
+		for _, mb := range ms {
+			// A value that is no JSON is where the fault is (7x), and one that the line's
+			// end cuts may have gone on (a position 1 of 17).
+			if v := raw[mb.ValueStart:mb.End]; json.Valid(v) && mb.End < len(raw) {
+				m[mb.Key] = jsonRaw(v)
+			} else {
+				whole = false
+			}
+		}
+	}
+	if m == nil {
+		return "" // null
+	}
+	if seq, pos := resultSequence(m["sequence_id"], m["position_in_sequence"]); seq != nil {
+		return "evalearn:" + seq.ID + ":" + pos
+	}
+	if !whole {
+		return ""
+	}
+	pid, _ := scalarText(m["id"])
+	return "evalearn:problem:" + pid
 }
 
 // evaLearnResult maps one results object. Nothing in one is refused: evaluate_metric.py reads
