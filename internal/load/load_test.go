@@ -1311,8 +1311,8 @@ func TestCutLastLine(t *testing.T) {
 			`i.jsonl:2 (id "b"): invalid JSON: unexpected end of JSON input`},
 		{"hotpotqa", HotpotQA, `{"_id":"a","question":"q","answer":"x"}`, `{"_id":"b","question":"q","ans`,
 			`i.jsonl:2 (id "hotpotqa:b"): invalid JSON: unexpected end of JSON input`},
-		{"evalearn-results", EvaLearnResults, `{"id": 1, "type": "T", "gpt4judge": "x"}`, `{"id": 2, "type": "T", "gpt4j`,
-			`i.jsonl:2 (id "2"): invalid JSON: unexpected end of JSON input`},
+		{"evalearn-results", EvaLearnResults, `{"id": 1, "type": "T", "gpt4judge": "x"}`, `{"id": 2, "sequence_id": 4, "position_in_sequence": 3, "type": "T", "gpt4j`,
+			`i.jsonl:2 (id "evalearn:4:3"): invalid JSON: unexpected end of JSON input`},
 	} {
 		_, bads, err := loadString(t, tc.load, "i.jsonl", tc.whole+"\n"+tc.cut, Options{})
 		if err != nil || len(bads) != 1 || bads[0] != tc.want+hint {
