@@ -134,7 +134,7 @@ func (e *InBandError) Error() string {
 }
 
 // inBandError returns the error a 200 reply's body holds, or nil: the body is an object whose
-// "error" member is an object with a message, or a string, and that holds no answer ("choices");
+// "error" member is an object with a message, or a string, and that holds no answer (no choice);
 // or it is a JSON array that holds such an object, as the Gemini API ends a stream
 // (streamGenerateContent) that fails once it has begun, after the responses it sent, which genai
 // drops unread: the text streamed before it would be taken for the whole answer.
@@ -160,7 +160,7 @@ func inBandError(data []byte) *InBandError {
 // inBandObject returns the error data, one JSON object, holds in its "error" member, or nil: an
 // object with a message, or a string (Ollama's error, which it may send with status 200; a
 // server's that words its errors as Ollama does), which names no code; an object that holds an
-// answer ("choices") holds none. A string read as no error would make an OpenAI-compatible reply
+// answer (a choice in "choices") holds none. A string read as no error would make an OpenAI-compatible reply
 // the empty reply "no choices", and an Ollama one a reply paid for without a usage.
 func inBandObject(data []byte) *InBandError {
 	var r struct {
@@ -168,7 +168,7 @@ func inBandObject(data []byte) *InBandError {
 		Choices json.RawMessage `json:"choices"`
 		Error   json.RawMessage `json:"error"`
 	}
-	if json.Unmarshal(data, &r) != nil || len(r.Choices) > 0 && string(r.Choices) != "null" {
+	if json.Unmarshal(data, &r) != nil || answers(r.Choices) {
 		return nil
 	}
 	if s, ok := jsonString(r.Error); ok {
@@ -193,6 +193,13 @@ func inBandObject(data []byte) *InBandError {
 		}
 	}
 	return e
+}
+
+// answers reports whether choices, a reply's "choices" member, holds a choice: one left out,
+// null or an empty list holds no answer, and the error beside it is the reply's.
+func answers(choices json.RawMessage) bool {
+	var cs []json.RawMessage
+	return len(choices) > 0 && (json.Unmarshal(choices, &cs) != nil || len(cs) > 0)
 }
 
 // anthropicErrorStatus is the status of each type of Anthropic's error object ({"type": "error",

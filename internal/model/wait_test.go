@@ -106,6 +106,9 @@ func TestInBandErrorBody(t *testing.T) {
 		{`{"error":""}`, nil},
 		{`{"error":"  "}`, nil},
 		{`{"choices":[{"index":0}],"error":"late"}`, nil},
+		// No choice is no answer: the error beside an empty list is the reply's.
+		{`{"choices":[],"error":{"code":502,"message":"late"}}`, &InBandError{Code: 502, Message: "late"}},
+		{`{"choices":[ ],"error":"gone"}`, &InBandError{Message: "gone"}},
 		// Anthropic's error object, which names a type and no code: the type's status.
 		{`{"type":"error","error":{"type":"overloaded_error","message":"Overloaded"}}`, &InBandError{Code: 529, Type: "overloaded_error", Message: "Overloaded"}},
 		{`{"type":"error","error":{"type":"rate_limit_error","message":"slow down"}}`, &InBandError{Code: 429, Type: "rate_limit_error", Message: "slow down"}},
