@@ -76,15 +76,16 @@ func (e *BlockedError) Error() string {
 
 // GenerationError is an OpenAI-compatible reply whose server ended the generation as a failure:
 // its first choice's finish_reason is "error" (OpenRouter's, for a model or provider that failed
-// once the reply had begun, which may put an error object {code, message} in the choice; vLLM's,
-// for a request that failed in its engine) or "abort" (vLLM's, for a request its engine aborted).
+// once the reply had begun, which may put an error object {code, message} in the choice or beside
+// the choices; vLLM's, for a request that failed in its engine) or "abort" (vLLM's, for a request
+// its engine aborted).
 // Whatever text came before it is no answer, cut at a point nobody chose. The Transport retries
 // it as the error's code would be as a status, and one without a code as a server's fault
 // (failedRetry); the last one is the call's error, its usage kept, never an answer.
 type GenerationError struct {
 	Reason  string // the finish_reason: "error", "abort"
-	Code    int    // the choice's error.code, an HTTP status; 0 when it gives none that is a number
-	Message string // the choice's error.message, trimmed; "" for none
+	Code    int    // the error's code, an HTTP status; 0 when it gives none that is an error status
+	Message string // the error's message (or the error, a string), trimmed; "" for none
 }
 
 func (e *GenerationError) Error() string {

@@ -34,10 +34,11 @@ import (
 //   - answer: the first choice's content, a string or an array of parts (openAIAnswer), with
 //     its finish_reason;
 //   - failed: the first choice ended as a failure, its finish_reason "error" or "abort"
-//     (openAIFailure).
+//     (openAIFailure), with the error the choice or else the reply holds.
 func readOpenAI(body []byte) reply {
 	var r struct {
 		Choices *[]openAIChoice `json:"choices"`
+		Error   json.RawMessage `json:"error"` // beside the choices, as OpenRouter's stream chunk puts it
 		Usage   struct {
 			PromptTokens        bodyCount `json:"prompt_tokens"`
 			CompletionTokens    bodyCount `json:"completion_tokens"`
@@ -95,27 +96,43 @@ func readOpenAI(body []byte) reply {
 		out.answer = a
 	}
 	out.refusal = openAIRefusal(cs)
-	out.failed = openAIFailure(cs[0])
+	out.failed = openAIFailure(cs[0], r.Error)
 	return out
 }
 
 // openAIFailure is the GenerationError of c, an OpenAI-compatible reply's first choice, when its
 // finish_reason says that the server's generation failed: "error" (OpenRouter, with the code and
 // message of the choice's error object when it has one; vLLM) or "abort" (vLLM); nil for any
-// other.
-func openAIFailure(c openAIChoice) *GenerationError {
+// other. A choice without an error of its own takes top's, the reply's "error" member (an object,
+// as OpenRouter puts it beside the choices of a stream's chunk, or a string). A code that is no
+// HTTP error status (400 to 599: a negative one, 200, a number past any status) is none: it says
+// nothing a status would, and the failure is then retried as one without a code.
+func openAIFailure(c openAIChoice, top json.RawMessage) *GenerationError {
 	if c.FinishReason != "error" && c.FinishReason != "abort" {
 		return nil
 	}
 	e := &GenerationError{Reason: c.FinishReason}
-	var o struct {
-		Code    json.RawMessage `json:"code"`
-		Message json.RawMessage `json:"message"`
-	}
-	if json.Unmarshal(c.Error, &o) == nil {
-		json.Unmarshal(o.Code, &e.Code) //nolint:errcheck // a code that is no number is none
-		m, _ := jsonString(o.Message)
-		e.Message = strings.TrimSpace(m)
+	for _, raw := range []json.RawMessage{c.Error, top} {
+		if s, ok := jsonString(raw); ok && len(raw) > 0 {
+			e.Message = strings.TrimSpace(s)
+		} else {
+			var o struct {
+				Code    json.RawMessage `json:"code"`
+				Message json.RawMessage `json:"message"`
+			}
+			if json.Unmarshal(raw, &o) != nil {
+				continue
+			}
+			var code int
+			if json.Unmarshal(o.Code, &code) == nil && code >= 400 && code < 600 {
+				e.Code = code // a code that is no number, or no error status, is none
+			}
+			m, _ := jsonString(o.Message)
+			e.Message = strings.TrimSpace(m)
+		}
+		if e.Code != 0 || e.Message != "" {
+			break
+		}
 	}
 	return e
 }
