@@ -97,6 +97,10 @@ func TestTails(t *testing.T) {
 	tests := []struct{ level, lo, hi float64 }{
 		{0.95, 0.025, 0.975}, {0.9, 0.05, 0.95}, {0.99, 0.005, 0.995}, {0.999, 0.0005, 0.9995},
 		{0.57, 0.215, 0.785}, {0.5, 0.25, 0.75}, {0.683, 0.1585, 0.8415}, {0, 0.5, 0.5}, {1, 0, 1},
+		// Levels whose upper tail is not 1 minus the lower in float64 (1-0.07 is
+		// 0.9299999999999999, 1-0.195 is 0.8049999999999999, 1-0.18 is 0.8200000000000001):
+		// each tail is rounded from its own decimal, as numpy is given the 93rd percentile.
+		{0.86, 0.07, 0.93}, {0.61, 0.195, 0.805}, {0.64, 0.18, 0.82},
 	}
 	for _, tt := range tests {
 		if lo, hi := Tails(tt.level); lo != tt.lo || hi != tt.hi {
