@@ -99,3 +99,23 @@ func TestModelsWarning(t *testing.T) {
 		}
 	}
 }
+
+// TestObserveScoreAboveZero: a judgment's score counts the answer right when it is above 0, any
+// amount above, as evaluate_metric.py's `binary_outcome = 1 if score > 0 else 0` counts it; 0 and
+// below count it wrong. (A partial score such as 0.25 or 0.5 is right, not rounded or halved.)
+func TestObserveScoreAboveZero(t *testing.T) {
+	for _, tt := range []struct {
+		score float64
+		want  bool
+	}{{1e-9, true}, {0.25, true}, {0.5, true}, {1, true}, {3, true}, {0, false}, {-0.5, false}} {
+		r := &record.Record{ID: "r", Sequence: &record.Sequence{ID: "s", Position: 1},
+			Judgments: map[string]*record.Judgment{JudgeName: {Score: &tt.score}}}
+		o, err := Observe(r)
+		if err != nil {
+			t.Fatalf("Observe: %v", err)
+		}
+		if o.Correct != tt.want {
+			t.Errorf("Observe(score %v).Correct = %v, want %v", tt.score, o.Correct, tt.want)
+		}
+	}
+}
