@@ -102,6 +102,8 @@ func TestParseMem0(t *testing.T) {
 		{"```json\n{\"label\": \"CORRECT\"}\n```", 1, "CORRECT", false},
 		{"Reasoning first.\n```\n{\"label\": \"WRONG\"}\n```", 0, "WRONG", false},
 		{"  {\"label\": \"CORRECT\"}\n", 1, "CORRECT", false},
+		// re.search takes the first fence, and its lazy body ends at the first closing ```.
+		{"```json\n{\"label\": \"WRONG\"}\n```\nOn reflection:\n```json\n{\"label\": \"CORRECT\"}\n```", 0, "WRONG", false},
 		{"```json\u3000{\"label\": \"CORRECT\"}\u3000```", 1, "CORRECT", false}, // Python \s is Unicode
 		{`{"label": "CORRECT", "n": -1e400, "m": 1` + strings.Repeat("0", 400) + `}`, 1, "CORRECT", false},
 		{"The answer is CORRECT", 0, "", true},
