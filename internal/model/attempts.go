@@ -24,6 +24,8 @@ type Attempts struct {
 	body        []byte        // of the latest response
 	status      int           // its status code
 	contentType string        // and its Content-Type
+	billed      []byte        // the latest response's body, when its server billed it and it was retried
+	earlier     [][]byte      // the bodies of the responses before the latest that were billed (Earlier)
 }
 
 // N returns the number of attempts counted.
@@ -43,10 +45,37 @@ func WithAttempts(ctx context.Context) (context.Context, *Attempts) {
 	return context.WithValue(ctx, attemptsKey{}, a), a
 }
 
+// countAttempt counts an attempt under ctx: the latest response, when it was billed (noteBilled),
+// is now one before it.
 func countAttempt(ctx context.Context) {
 	if a, ok := ctx.Value(attemptsKey{}).(*Attempts); ok {
 		a.n.Add(1)
+		a.mu.Lock()
+		if a.billed != nil {
+			a.earlier, a.billed = append(a.earlier, a.billed), nil
+		}
+		a.mu.Unlock()
 	}
+}
+
+// noteBilled notes under ctx that body, the latest attempt's response, is one that its server
+// billed though it is no reply to keep (a failed generation, see GenerationError): once another
+// attempt is made, it is one of Earlier.
+func noteBilled(ctx context.Context, body []byte) {
+	if a, ok := ctx.Value(attemptsKey{}).(*Attempts); ok {
+		a.mu.Lock()
+		a.billed = body
+		a.mu.Unlock()
+	}
+}
+
+// Earlier returns the bodies of the responses before the latest attempt that their server
+// billed (a failed generation, retried), in order: the call paid for them as well as for the
+// latest one's.
+func (a *Attempts) Earlier() [][]byte {
+	a.mu.Lock()
+	defer a.mu.Unlock()
+	return a.earlier
 }
 
 // noteError keeps err, the outcome of the latest attempt under ctx (nil: a response came).

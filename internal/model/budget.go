@@ -100,10 +100,11 @@ func (c budgetClient) Generate(ctx context.Context, req Request) (Response, erro
 		c.b.mu.Unlock()
 		return resp, err
 	}
-	// A reply is paid for even when it is no answer (an empty reply is an error).
-	cost := c.b.Prices.Cost(cmp.Or(resp.Model, req.Model), resp.Usage)
+	// A reply is paid for even when it is no answer (an empty reply is an error), and so is each
+	// failed one before it that the server billed, priced as its own (Response.Billed).
+	cost := c.b.Prices.CostOf(cmp.Or(resp.Model, req.Model), resp.Billed()...)
 	if cost == nil {
-		cost = c.b.Prices.Cost(req.Model, resp.Usage)
+		cost = c.b.Prices.CostOf(req.Model, resp.Billed()...)
 	}
 	if cost != nil {
 		c.b.mu.Lock()

@@ -54,6 +54,14 @@ func (c *chat) Generate(ctx context.Context, req Request) (Response, error) {
 	ctx, tokens := c.claimTokens(ctx, req)
 	ctx, attempts := WithAttempts(withChatShape(ctx, c.provider))
 	resp, err := c.generate(ctx, llm, msgs, opts, attempts)
+	out, err := c.outcome(ctx, req, attempts, tokens, resp, err)
+	return c.withEarlier(out, attempts.Earlier()), err
+}
+
+// outcome is the response and error of the call made for req, its attempts counted in attempts
+// and its tokens claimed by tokens, that langchaingo returned resp and err for: the latest
+// reply's.
+func (c *chat) outcome(ctx context.Context, req Request, attempts *Attempts, tokens *tokenClaim, resp *llms.ContentResponse, err error) (Response, error) {
 	r := &callResult{req: req, attempts: attempts, slot: tokens.Slot(), out: Response{Model: req.Model, Attempts: attempts.N()}}
 	r.body = readReply(c.provider, attempts.Body())
 	r.status, _ = attempts.Status()
@@ -75,6 +83,42 @@ func (c *chat) Generate(ctx context.Context, req Request) (Response, error) {
 		return c.failed(ctx, r, err)
 	}
 	return c.answered(r, resp, fromBody)
+}
+
+// withEarlier is out, the response of a call's latest reply, with the usage of the replies before
+// it that the server billed, earlier (their bodies: failed generations, retried) added: Usage is
+// the sum of every reply paid for, and Replies each one's, to be priced as its own. One of them
+// without usage makes the call's unknown (NoUsage), as the latest reply's does.
+//
+// Note: only the latest reply's usage was kept, and the call was counted, in its record and
+// under --max-cost, as if the replies before it had cost nothing.
+func (c *chat) withEarlier(out Response, earlier [][]byte) Response {
+	if len(earlier) == 0 || out.NoUsage {
+		return out
+	}
+	billed := make([]record.Usage, 0, len(earlier)+1)
+	for _, body := range earlier {
+		u, unknown := knownUsage(readReply(c.provider, body).usage, false)
+		if unknown {
+			out.Usage, out.NoUsage = record.Usage{}, true
+			return out
+		}
+		billed = append(billed, u)
+	}
+	if !out.Usage.IsZero() { // the latest reply was paid for too (a failed call's may not be)
+		billed = append(billed, out.Usage)
+	}
+	out.Usage = record.Usage{}
+	for _, u := range billed {
+		out.Usage.InputTokens += u.InputTokens
+		out.Usage.OutputTokens += u.OutputTokens
+		out.Usage.CachedInputTokens += u.CachedInputTokens
+		out.Usage.CacheWriteInputTokens += u.CacheWriteInputTokens
+	}
+	if len(billed) > 1 {
+		out.Replies = billed
+	}
+	return out
 }
 
 // messages is req's messages as langchaingo sends them, without the empty system messages the

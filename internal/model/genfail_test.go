@@ -26,7 +26,8 @@ func openAIFailed(content, finish, extra string) string {
 // "error" (OpenRouter, which may put an error object {code, message} in the choice; vLLM) or
 // "abort" (vLLM, a request aborted in its engine) gave no answer, whatever text came before: the
 // call fails with the server's reason and words, retried as the error's code would be as a status
-// (a failure without one is the server's, retried), and keeps the usage the last reply reports.
+// (a failure without one is the server's, retried), and keeps the usage of every reply, each
+// failed one's (billed) and the answer's.
 func TestGenerationFailed(t *testing.T) {
 	ok := wires[0].reply
 	for _, tc := range []struct {
@@ -89,8 +90,9 @@ func TestGenerationFailed(t *testing.T) {
 				t.Errorf("%d requests reached the server, %d attempts counted; want %d", got, resp.Attempts, tc.attempts)
 			}
 			if tc.wantErr == nil {
-				if err != nil || resp.Text != "Paris" || !reflect.DeepEqual(resp.Usage, wires[0].usage) {
-					t.Errorf("Generate = %+v, %v; want the answer Paris with its usage", resp, err)
+				want := record.Usage{InputTokens: 12*(tc.attempts-1) + wires[0].usage.InputTokens, OutputTokens: tc.attempts - 1 + wires[0].usage.OutputTokens}
+				if err != nil || resp.Text != "Paris" || !reflect.DeepEqual(resp.Usage, want) {
+					t.Errorf("Generate = %+v, %v; want the answer Paris with the usage of every reply, %+v", resp, err, want)
 				}
 				return
 			}
@@ -112,8 +114,8 @@ func TestGenerationFailed(t *testing.T) {
 			if resp.Text != "" || resp.Stopped || resp.Cut || resp.Filtered {
 				t.Errorf("response %+v passes the failed reply off as an answer", resp)
 			}
-			if want := (record.Usage{InputTokens: 12, OutputTokens: 1}); !reflect.DeepEqual(resp.Usage, want) || resp.NoUsage {
-				t.Errorf("usage %+v (unknown %v), want the reply's %+v", resp.Usage, resp.NoUsage, want)
+			if want := (record.Usage{InputTokens: 12 * tc.attempts, OutputTokens: tc.attempts}); !reflect.DeepEqual(resp.Usage, want) || resp.NoUsage {
+				t.Errorf("usage %+v (unknown %v), want every reply's, %+v", resp.Usage, resp.NoUsage, want)
 			}
 		})
 	}

@@ -73,6 +73,12 @@ type Response struct {
 	// NoUsage is set when the server reported no token usage: Usage is then unknown, not zero,
 	// and the reply's cost cannot be counted.
 	NoUsage bool `json:"no_usage,omitempty"`
+	// Replies is the usage of each reply the call was billed for, in order, when it was more
+	// than one: a failed generation (GenerationError) that the Transport retried, whose server
+	// billed it, and the reply after it. Usage is then their sum, and each is priced as its own
+	// call (Billed). It is nil when Usage is one reply's, or unknown (NoUsage: a reply of them
+	// came without usage).
+	Replies []record.Usage `json:"replies,omitempty"`
 	// Cut is set when the reply stopped at max_tokens, or (Window) at the model's context window.
 	Cut bool `json:"cut,omitempty"`
 	// Window is set, with Cut, when the reply stopped because the prompt and the reply filled the
@@ -102,6 +108,16 @@ type Response struct {
 	// no Thinking read the reply, whose Text is then as it came. It is never cached: the cache
 	// sits inside Thinking and stores Text as it came.
 	Raw string `json:"-"`
+}
+
+// Billed is the usage of each reply r was billed for, to be priced each as its own call
+// (Prices.CostOf): a prompt's long-context rate applies to it alone, as its server bills it, not
+// to the prompts of the call's retries together. It is Replies, or Usage as one reply's.
+func (r Response) Billed() []record.Usage {
+	if r.Replies != nil {
+		return r.Replies
+	}
+	return []record.Usage{r.Usage}
 }
 
 // CutAt says where the reply stopped before its end, as a record's prediction or judgment keeps

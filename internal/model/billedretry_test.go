@@ -1,0 +1,105 @@
+package model
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"io"
+	"net/http"
+	"net/http/httptest"
+	"reflect"
+	"strings"
+	"sync/atomic"
+	"testing"
+
+	"github.com/qapipe/qapipe/pkg/record"
+)
+
+// TestRetriedFailedGenerationsArePaid: a failed generation (finish_reason "error") that the
+// Transport retries was billed by its server, as its usage says: the call's usage is the sum of
+// every reply it paid for, each kept apart (Billed) so that each is priced as its own call, and
+// --max-cost counts them all. A reply of them without usage makes the call's usage unknown, as a
+// last reply without usage does, and --max-cost can be kept no longer.
+func TestRetriedFailedGenerationsArePaid(t *testing.T) {
+	failed := openAIFailed(`"Par"`, "error", `,"error":{"code":502,"message":"Upstream error"}`) // 12 in, 1 out
+	noUsage := failed[:strings.Index(failed, `,"usage"`)] + "}"
+	ok := wires[0].reply // 12 in, 3 out
+	gone := `{"error":{"message":"bad gateway","type":"server_error"}}`
+	// $1 a prompt token, output free; a prompt of more than 20 tokens at $2 a token: the
+	// replies' prompts together pass it, none alone does.
+	prices := Prices{"m": {Input: 1_000_000, Long: LongPrice{Above: 20, Input: 2_000_000}}}
+	fail, answer := record.Usage{InputTokens: 12, OutputTokens: 1}, record.Usage{InputTokens: 12, OutputTokens: 3}
+	for _, tc := range []struct {
+		name    string
+		replies []string // in order; the last repeats
+		status  []int    // the status of each reply, 200 past the list
+		genFail bool     // the call fails with the GenerationError
+		noUsage bool
+		billed  []record.Usage
+		spent   float64
+	}{
+		{name: "two failures, then an answer", replies: []string{failed, failed, ok},
+			billed: []record.Usage{fail, fail, answer}, spent: 36},
+		{name: "a failure throughout", replies: []string{failed}, genFail: true,
+			billed: []record.Usage{fail, fail, fail}, spent: 36},
+		{name: "a failure, then a status that fails", replies: []string{failed, gone}, status: []int{200, 502, 502},
+			billed: []record.Usage{fail}, spent: 12},
+		{name: "a failure without usage, then an answer", replies: []string{noUsage, ok}, noUsage: true},
+		{name: "a failure, then one without usage", replies: []string{failed, noUsage}, genFail: true, noUsage: true},
+		{name: "a failure, then an answer without usage", replies: []string{failed, ok[:strings.Index(ok, `,"usage"`)] + "}"}, noUsage: true},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			var calls atomic.Int64
+			srv := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+				n := int(calls.Add(1))
+				io.Copy(io.Discard, r.Body)
+				w.Header().Set("Content-Type", "application/json")
+				if n <= len(tc.status) {
+					w.WriteHeader(tc.status[n-1])
+				}
+				io.WriteString(w, tc.replies[min(n, len(tc.replies))-1])
+			}))
+			defer srv.Close()
+			b := &Budget{MaxUSD: 1000, Prices: prices}
+			c := b.Wrap(retryingOpenAI(t, srv.URL, 2))
+			resp, err := c.Generate(context.Background(), testRequest("openai", "m"))
+			if ge := (*GenerationError)(nil); errors.As(err, &ge) != tc.genFail {
+				t.Errorf("error %v; want a failed generation's: %v", err, tc.genFail)
+			}
+			if fails := tc.genFail || len(tc.status) > 0; (err != nil) != fails {
+				t.Errorf("error %v; want one: %v", err, fails)
+			}
+			if tc.noUsage {
+				if !resp.NoUsage || !resp.Usage.IsZero() || resp.Billed() != nil && !reflect.DeepEqual(resp.Billed(), []record.Usage{{}}) {
+					t.Errorf("usage %+v (unknown %v, billed %+v), want unknown", resp.Usage, resp.NoUsage, resp.Billed())
+				}
+				if _, err := c.Generate(context.Background(), testRequest("openai", "m")); !errors.Is(err, ErrBudget) {
+					t.Errorf("the call after one of unknown usage: %v, want it refused (%v)", err, ErrBudget)
+				}
+				return
+			}
+			var sum record.Usage
+			for _, u := range tc.billed {
+				sum.InputTokens += u.InputTokens
+				sum.OutputTokens += u.OutputTokens
+			}
+			if resp.NoUsage || !reflect.DeepEqual(resp.Usage, sum) || !reflect.DeepEqual(resp.Billed(), tc.billed) {
+				t.Errorf("usage %+v (unknown %v), billed %+v; want %+v, billed %+v", resp.Usage, resp.NoUsage, resp.Billed(), sum, tc.billed)
+			}
+			if got := b.Spent(); got != tc.spent {
+				t.Errorf("--max-cost counted $%v, want $%v (each reply priced as its own)", got, tc.spent)
+			}
+			if c := prices.CostOf("m", resp.Billed()...); c == nil || *c != tc.spent {
+				t.Errorf("the replies' cost is %v, want $%v", fmtCost(c), tc.spent)
+			}
+		})
+	}
+}
+
+// fmtCost is c as a test's message gives it: "unknown" for nil.
+func fmtCost(c *float64) string {
+	if c == nil {
+		return "unknown"
+	}
+	return fmt.Sprintf("$%v", *c)
+}
