@@ -81,9 +81,11 @@ func (r *callReplies) paid(resp model.Response) {
 	r.usage.OutputTokens += resp.Usage.OutputTokens
 	r.usage.CachedInputTokens += resp.Usage.CachedInputTokens
 	r.usage.CacheWriteInputTokens += resp.Usage.CacheWriteInputTokens
-	r.calls = append(r.calls, resp.Usage)
+	// A reply's call may have been billed for failed generations before it, retried: each is
+	// priced as its own too (model.Response.Billed).
+	r.calls = append(r.calls, resp.Billed()...)
 	if resp.Cached {
-		r.fromCache = append(r.fromCache, resp.Usage)
+		r.fromCache = append(r.fromCache, resp.Billed()...)
 	}
 	r.noUsage = r.noUsage || resp.NoUsage
 	r.allCached = r.allCached && resp.Cached

@@ -104,6 +104,7 @@ func (a *app) predict(ctx context.Context, rec *record.Record) (*record.Record, 
 	if tookNotes {
 		// The reading call's reply, an answer or not, came without usage: the whole is unknown.
 		notes.noUsage = notes.noUsage || resp.NoUsage
+		notes.last = resp.Billed()
 		a.addNotes(p, &notes) // answered or not, the notes were paid for
 	}
 	a.made(p, notes.cachedCost)
@@ -140,7 +141,7 @@ func (a *app) settle(p *record.Prediction, resp model.Response, err error, start
 			// which the same max_tokens would cut again) is, served from there, the cache's,
 			// as an answer is: the summary counts its cost in the part the cache served.
 			u := resp.Usage
-			p.Usage, p.CostUSD, p.Cached = &u, a.prices.Cost(cmp.Or(resp.Model, p.Model), u), resp.Cached
+			p.Usage, p.CostUSD, p.Cached = &u, a.prices.CostOf(cmp.Or(resp.Model, p.Model), resp.Billed()...), resp.Cached
 			if withUsage && !resp.Cached {
 				p.LatencyMS = a.since(start)
 			}
@@ -176,7 +177,9 @@ func (a *app) settle(p *record.Prediction, resp model.Response, err error, start
 		u := resp.Usage
 		p.Usage = &u
 	}
-	p.CostUSD = a.prices.Cost(p.Model, resp.Usage)
+	// Each reply of the call priced as its own: a failed generation retried was paid for too
+	// (model.Response.Billed).
+	p.CostUSD = a.prices.CostOf(p.Model, resp.Billed()...)
 	return true
 }
 

@@ -26,6 +26,10 @@ type spent struct {
 	cached    bool           // every note came from the cache
 	fromCache []record.Usage // the usage of each note the cache served, priced for the summary's cached part
 	start     time.Time      // when the first note was asked for
+	// last is the usage of each reply of the call whose outcome the prediction holds (the
+	// reading call's, or the note call's that failed), priced each as its own (model.Response.
+	// Billed); nil prices the prediction's usage as one reply's.
+	last []record.Usage
 	// cachedCost is, once addNotes has run, the part of the prediction's cost that replies served
 	// from the cache make up, for the run's summary, when they are only some of its calls (a
 	// prediction served whole from the cache is counted by its Cached flag).
@@ -62,6 +66,7 @@ func (a *app) takeNotes(ctx context.Context, rec *record.Record, pred *record.Pr
 					s.noUsage = true
 					a.tally.noteNoUsage()
 				}
+				s.last = resp.Billed()
 				a.addNotes(pred, &s) // the notes got so far were paid for
 			}
 			return "", spent{cachedCost: s.cachedCost}, false
@@ -73,11 +78,11 @@ func (a *app) takeNotes(ctx context.Context, rec *record.Record, pred *record.Pr
 		s.usage.OutputTokens += resp.Usage.OutputTokens
 		s.usage.CachedInputTokens += resp.Usage.CachedInputTokens
 		s.usage.CacheWriteInputTokens += resp.Usage.CacheWriteInputTokens
-		s.calls = append(s.calls, resp.Usage)
+		s.calls = append(s.calls, resp.Billed()...) // a failed generation retried was paid for too
 		s.attempts += resp.Attempts
 		s.cached = s.cached && resp.Cached
 		if resp.Cached {
-			s.fromCache = append(s.fromCache, resp.Usage)
+			s.fromCache = append(s.fromCache, resp.Billed()...)
 		}
 	}
 	text, cut, err := prompt.LongMemEvalNotesPrompt(rec, asks, notes, p.history)
@@ -100,11 +105,14 @@ func (a *app) takeNotes(ctx context.Context, rec *record.Record, pred *record.Pr
 func (a *app) addNotes(pred *record.Prediction, s *spent) {
 	pred.Attempts += s.attempts
 	failed := pred.Error != ""
-	fromCache := s.fromCache
+	fromCache, last := s.fromCache, s.last
+	if last == nil && pred.Usage != nil {
+		last = []record.Usage{*pred.Usage}
+	}
 	// The last call's reply, from the cache: the reading call's, or a reply that is no answer and
 	// that the cache keeps (cut in its thinking), the reading call's or a note's (settle).
 	if pred.Cached && pred.Usage != nil {
-		fromCache = append(fromCache[:len(fromCache):len(fromCache)], *pred.Usage)
+		fromCache = append(fromCache[:len(fromCache):len(fromCache)], last...)
 	}
 	pred.Cached = pred.Cached && s.cached
 	// The time from the first note call to the answer, or to the failure when any call was paid
@@ -124,7 +132,7 @@ func (a *app) addNotes(pred *record.Prediction, s *spent) {
 		u.OutputTokens += pred.Usage.OutputTokens
 		u.CachedInputTokens += pred.Usage.CachedInputTokens
 		u.CacheWriteInputTokens += pred.Usage.CacheWriteInputTokens
-		calls = append(calls[:len(calls):len(calls)], *pred.Usage)
+		calls = append(calls[:len(calls):len(calls)], last...)
 	}
 	if u.IsZero() {
 		return

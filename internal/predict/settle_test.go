@@ -75,3 +75,24 @@ func TestAddNotesLatency(t *testing.T) {
 		}
 	}
 }
+
+// TestAddNotesPricesEachReply: the reading call of a record read with LongMemEval's notes may
+// have been billed for failed generations before its answer (retried): its replies are priced
+// each as its own with the notes', not as one call of their summed prompts, which passes the
+// long-context threshold (150 prompt tokens here) that none of them does.
+func TestAddNotesPricesEachReply(t *testing.T) {
+	now := time.Date(2026, 1, 2, 3, 4, 5, 0, time.UTC)
+	prices := model.Prices{"m": {Input: 1_000_000, Long: model.LongPrice{Above: 150, Input: 2_000_000}}} // $1 a prompt token, $2 above 150
+	a := &app{prices: prices, now: func() time.Time { return now }}
+	note, reply := record.Usage{InputTokens: 100}, record.Usage{InputTokens: 100}
+	resp := model.Response{Text: "a", Usage: record.Usage{InputTokens: 200}, Replies: []record.Usage{reply, reply}, Attempts: 2}
+	p := &record.Prediction{Model: "m"}
+	if !a.settle(p, resp, nil, now, true) {
+		t.Fatal("settle reported an answer as failed")
+	}
+	s := spent{start: now, usage: note, calls: []record.Usage{note}, last: resp.Billed()}
+	a.addNotes(p, &s)
+	if p.Usage == nil || p.Usage.InputTokens != 300 || p.CostUSD == nil || *p.CostUSD != 300 {
+		t.Errorf("usage %+v, cost %s; want 300 tokens in at $300, each reply priced as its own", p.Usage, costOf(p.CostUSD))
+	}
+}
