@@ -103,3 +103,50 @@ func fmtCost(c *float64) string {
 	}
 	return fmt.Sprintf("$%v", *c)
 }
+
+// TestTPMCountsBilledRetries: a failed generation that is retried was processed, and billed, by
+// its server, whose token limit counts it: its reservation under --tpm is settled by its usage,
+// not given back as a failed attempt's is; one without usage is given back, as a failed call's
+// reply without usage is.
+func TestTPMCountsBilledRetries(t *testing.T) {
+	req := testRequest("openai", "m")
+	est := EstimateTokens(req) + req.MaxTokens
+	failed := openAIFailed(`"Par"`, "error", `,"error":{"code":502,"message":"Upstream error"}`) // 12 in, 1 out
+	noUsage := failed[:strings.Index(failed, `,"usage"`)] + "}"
+	for _, tc := range []struct {
+		name  string
+		first string
+		want  int // the tokens the minute holds
+	}{
+		{"a failure with usage", failed, 13 + est},
+		{"a failure without usage", noUsage, est},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			clock := newFakeClock()
+			var calls atomic.Int64
+			srv := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+				io.Copy(io.Discard, r.Body)
+				w.Header().Set("Content-Type", "application/json")
+				if calls.Add(1) == 1 {
+					io.WriteString(w, tc.first)
+					return
+				}
+				io.WriteString(w, parisOf(est))
+			}))
+			defer srv.Close()
+			tpm := NewLimiter(1000, clock.Sleep)
+			tpm.now = clock.Now
+			c, err := New(context.Background(), Config{Provider: "openai", BaseURL: srv.URL, APIKey: testKey,
+				HTTPClient: NewTransport(TransportConfig{MaxRetries: 1, Seed: 1, Sleep: clock.Sleep}).Client(), TPM: tpm})
+			if err != nil {
+				t.Fatal(err)
+			}
+			if _, err := c.Generate(context.Background(), req); err != nil || calls.Load() != 2 {
+				t.Fatalf("Generate: %v after %d requests, want an answer after 2", err, calls.Load())
+			}
+			if got := tpm.held(clock.Now()); got != float64(tc.want) {
+				t.Errorf("the minute holds %v tokens, want %d", got, tc.want)
+			}
+		})
+	}
+}

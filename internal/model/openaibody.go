@@ -138,13 +138,15 @@ func openAIFailure(c openAIChoice, top json.RawMessage) *GenerationError {
 }
 
 // generationFault returns the GenerationError of data, a 200 reply's body, under a context that
-// names the OpenAI chat completion's shape (withChatShape), or nil.
-func generationFault(ctx context.Context, data []byte) *GenerationError {
+// names the OpenAI chat completion's shape (withChatShape), or nil, with the usage the reply
+// reports.
+func generationFault(ctx context.Context, data []byte) (*GenerationError, record.Usage) {
 	s, ok := ctx.Value(shapeKey{}).(*shape)
 	if !ok || s.name != chatShapes["openai"].name || !bytes.Contains(data, []byte(`"error"`)) && !bytes.Contains(data, []byte(`"abort"`)) {
-		return nil // the common case, without decoding
+		return nil, record.Usage{} // the common case, without decoding
 	}
-	return readOpenAI(data).failed
+	r := readOpenAI(data)
+	return r.failed, r.usage
 }
 
 // openAIChoice is a choice of an OpenAI chat reply, as readOpenAI reads it.

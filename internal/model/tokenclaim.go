@@ -3,6 +3,8 @@ package model
 import (
 	"context"
 	"sync"
+
+	"github.com/qapipe/qapipe/pkg/record"
 )
 
 // tokenClaim is a call's --tpm reservation: the tokens it is estimated to take, reserved by the
@@ -15,6 +17,7 @@ type tokenClaim struct {
 
 	mu   sync.Mutex
 	slot *Slot // the latest attempt's
+	kept bool  // slot is settled by its reply's usage, though the call goes on (billed)
 }
 
 type tokenClaimKey struct{}
@@ -44,16 +47,37 @@ func (tc *tokenClaim) claim() claim {
 }
 
 // hold keeps s, a new attempt's reservation, as the one to settle. The reservation of an attempt
-// before it, which failed and is retried, is given back, as a failed call's is.
+// before it, which failed and is retried, is given back, as a failed call's is, unless its reply
+// was billed (billed).
 func (tc *tokenClaim) hold(s *Slot) {
 	if tc == nil {
 		return
 	}
 	tc.mu.Lock()
-	prev := tc.slot
-	tc.slot = s
+	prev, kept := tc.slot, tc.kept
+	tc.slot, tc.kept = s, false
 	tc.mu.Unlock()
-	prev.Settle(0)
+	if !kept {
+		prev.Settle(0)
+	}
+}
+
+// billed settles the latest attempt's reservation by u, the usage its reply reports, a reply that
+// its server processed and billed though the call may retry it (a failed generation): the
+// provider's token limit counted it, so a retry does not give it back. A usage unknown leaves it
+// to be given back, as a failed call's reply without usage is (chat.generationFailed).
+func (tc *tokenClaim) billed(u record.Usage) {
+	if tc == nil {
+		return
+	}
+	u, unknown := knownUsage(u, false)
+	if unknown {
+		return
+	}
+	tc.mu.Lock()
+	defer tc.mu.Unlock()
+	tc.slot.Settle(float64(u.InputTokens + u.OutputTokens))
+	tc.kept = true
 }
 
 // Slot returns the latest attempt's reservation: nil for a nil tc, or when no attempt was sent.

@@ -328,13 +328,14 @@ func (t *Transport) classify(ctx context.Context, req *http.Request, resp *http.
 			}
 			return -1, false, err
 		}
-		if e := generationFault(ctx, data); e != nil {
+		if e, usage := generationFault(ctx, data); e != nil {
 			// A chat completion whose generation failed (finish_reason "error" or "abort"):
 			// retried, or not, as its code would be as a status (failedRetry). The reply is no
 			// transport failure: the last one goes to the client, and Generate reads the
 			// failure and the usage it was paid from its body, and that of each one
-			// before it from Attempts.Earlier.
+			// before it from Attempts.Earlier; its tokens count under --tpm.
 			noteBilled(ctx, data)
+			tokensOf(ctx).billed(usage)
 			if retry, throttled := e.failedRetry(); retry {
 				return 0, throttled, nil
 			}
