@@ -24,8 +24,8 @@ type Attempts struct {
 	body        []byte        // of the latest response
 	status      int           // its status code
 	contentType string        // and its Content-Type
-	billed      []byte        // the latest response's body, when its server billed it and it was retried
-	earlier     [][]byte      // the bodies of the responses before the latest that were billed (Earlier)
+	billed      []byte        // the latest response's body, when its server billed it though it is no reply to keep
+	earlier     [][]byte      // the bodies of the billed responses that are not the latest (Earlier)
 }
 
 // N returns the number of attempts counted.
@@ -51,10 +51,17 @@ func countAttempt(ctx context.Context) {
 	if a, ok := ctx.Value(attemptsKey{}).(*Attempts); ok {
 		a.n.Add(1)
 		a.mu.Lock()
-		if a.billed != nil {
-			a.earlier, a.billed = append(a.earlier, a.billed), nil
-		}
+		a.billedBefore()
 		a.mu.Unlock()
+	}
+}
+
+// billedBefore makes the latest response, when it was billed (noteBilled), one of Earlier: it is
+// no longer the latest, another attempt having been made, or none made after it (noteError).
+// a.mu is held.
+func (a *Attempts) billedBefore() {
+	if a.billed != nil {
+		a.earlier, a.billed = append(a.earlier, a.billed), nil
 	}
 }
 
@@ -69,9 +76,9 @@ func noteBilled(ctx context.Context, body []byte) {
 	}
 }
 
-// Earlier returns the bodies of the responses before the latest attempt that their server
-// billed (a failed generation, retried), in order: the call paid for them as well as for the
-// latest one's.
+// Earlier returns the bodies of the responses before the latest attempt's that their server
+// billed (a failed generation, retried, or whose retry was not made), in order: the call paid for
+// them as well as for the latest one's.
 func (a *Attempts) Earlier() [][]byte {
 	a.mu.Lock()
 	defer a.mu.Unlock()
@@ -84,7 +91,10 @@ func noteError(ctx context.Context, err error) {
 		a.mu.Lock()
 		a.last, a.timedOut = err, 0
 		if err != nil {
+			// No response is the latest: a billed one before it (a failed generation whose
+			// retry a finishing run did not make, at a limit's wait) was paid for all the same.
 			a.body, a.status, a.contentType = nil, 0, ""
+			a.billedBefore()
 		}
 		a.mu.Unlock()
 	}

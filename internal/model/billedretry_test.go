@@ -11,7 +11,9 @@ import (
 	"strings"
 	"sync/atomic"
 	"testing"
+	"time"
 
+	"github.com/qapipe/qapipe/internal/interrupt"
 	"github.com/qapipe/qapipe/pkg/record"
 )
 
@@ -148,5 +150,45 @@ func TestTPMCountsBilledRetries(t *testing.T) {
 				t.Errorf("the minute holds %v tokens, want %d", got, tc.want)
 			}
 		})
+	}
+}
+
+// TestBilledRetryNotMade: a failed generation whose retry a finishing run does not make (it
+// waited for the rate limit) was billed all the same: the call, not called in the end, keeps its
+// usage, and --max-cost counts it, as it counts one whose retry failed.
+func TestBilledRetryNotMade(t *testing.T) {
+	failed := openAIFailed(`"Par"`, "error", `,"error":{"code":502,"message":"Upstream error"}`) // 12 in, 1 out
+	var calls atomic.Int64
+	srv := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		calls.Add(1)
+		io.Copy(io.Discard, r.Body)
+		w.Header().Set("Content-Type", "application/json")
+		io.WriteString(w, failed)
+	}))
+	defer srv.Close()
+	ctx, finish := interrupt.WithFinish(context.Background())
+	sleep := func(ctx context.Context, d time.Duration) error {
+		if d > 0 {
+			finish() // asked while the retry waits for --rpm
+			<-ctx.Done()
+		}
+		return ctx.Err()
+	}
+	tr := NewTransport(TransportConfig{MaxRetries: 2, Backoff: -1, RPM: 1, Seed: 1, Sleep: sleep})
+	next, err := New(context.Background(), Config{Provider: "openai", BaseURL: srv.URL, APIKey: testKey, HTTPClient: tr.Client()})
+	if err != nil {
+		t.Fatal(err)
+	}
+	b := &Budget{MaxUSD: 1000, Prices: Prices{"m": {Input: 1_000_000}}}
+	resp, err := b.Wrap(next).Generate(ctx, testRequest("openai", "m"))
+	if !errors.Is(err, interrupt.ErrNotCalled) || calls.Load() != 1 {
+		t.Fatalf("Generate: %v after %d requests; want the retry not called after 1", err, calls.Load())
+	}
+	want := record.Usage{InputTokens: 12, OutputTokens: 1}
+	if resp.NoUsage || !reflect.DeepEqual(resp.Usage, want) || !reflect.DeepEqual(resp.Billed(), []record.Usage{want}) {
+		t.Errorf("usage %+v (unknown %v), billed %+v; want the failed generation's, %+v", resp.Usage, resp.NoUsage, resp.Billed(), want)
+	}
+	if got := b.Spent(); got != 12 {
+		t.Errorf("--max-cost counted $%v, want $12", got)
 	}
 }
