@@ -85,8 +85,16 @@ func decodeLine(l line, facts bool) (*record.Record, *record.Error) {
 	}
 	if err := record.Unmarshal(data, &v); err != nil {
 		// A member that a later one of its key replaces is not the record's (see
-		// record.LastValues): the other stages read the line without it.
-		last := record.LastValues(data, reflect.TypeFor[view]())
+		// record.LastValues): the other stages read the line without it. LastValues merges
+		// two predictions, as the decoder does; the other stages read the last alone.
+		src := data
+		if odd {
+			src = withLastPrediction(data)
+		}
+		last := record.LastValues(src, reflect.TypeFor[view]())
+		if last == nil && len(src) < len(data) {
+			last = src // an earlier prediction was all that was replaced
+		}
 		if last == nil {
 			return nil, &record.Error{File: l.file, Line: l.no, ID: record.PeekID(l.data), Err: record.CutLine(record.InvalidLine(l.data, err), l.data, l.unended)}
 		}

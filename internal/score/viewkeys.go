@@ -202,3 +202,32 @@ func lastPrediction(data []byte, v *view) {
 		record.Unmarshal(data[last.ValueStart:last.End], &v.Prediction) //nolint:errcheck
 	}
 }
+
+// withLastPrediction returns data without its top-level prediction members but the last, or data
+// when it has one or none: for a line oddKeys picks out that is decoded again (see decodeLine).
+func withLastPrediction(data []byte) []byte {
+	ms, err := record.Members(data)
+	if err != nil {
+		return data
+	}
+	last, n := -1, 0
+	for i, m := range ms {
+		if m.Key == "prediction" {
+			last, n = i, n+1
+		}
+	}
+	if n < 2 {
+		return data
+	}
+	out := []byte{'{'}
+	for i, m := range ms {
+		if m.Key == "prediction" && i != last {
+			continue
+		}
+		if len(out) > 1 {
+			out = append(out, ',')
+		}
+		out = append(out, data[m.Start:m.End]...)
+	}
+	return append(out, '}')
+}

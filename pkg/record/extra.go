@@ -347,7 +347,10 @@ func withoutShadowed(b []byte, known map[string]keyRole) []byte {
 // Of a struct's key given twice, the members before the last are taken out, or, for a string,
 // number or bool field, which the decoder leaves as it was for a null, those before the last that
 // is not null. The members of a map field after its last that is no object are objects the decoder
-// merges: they become one object; a last member that is no object is kept alone. Of a map's name
+// merges: they become one object; a last member that is no object is kept alone. So are those of
+// a struct field (or a pointer to one) whose type has no UnmarshalJSON, which the decoder fills
+// from each object in turn (a null, which leaves a struct that is no pointer as it was, does not
+// part them there); one whose type has, as the record's own types do, reads the last alone. Of a map's name
 // given twice, the last member is kept. The objects kept are looked into the same way, as their
 // fields' or the map's values' types say (a list's elements are not). Other members stay as they
 // are, in their places.
@@ -411,10 +414,15 @@ func lastFields(b []byte, t reflect.Type) []byte {
 					break
 				}
 			}
-		case reflect.Map:
+		case reflect.Map, reflect.Pointer, reflect.Struct:
+			if !mergedField(ft) {
+				break
+			}
+			// A null sets a map or a pointer anew, and leaves a struct as it was.
+			nullKeeps := ft.Kind() == reflect.Struct
 			from := 0 // the first of the objects merged
 			for j, i := range idx {
-				if value(i)[0] != '{' {
+				if v := value(i); v[0] != '{' && !(nullKeeps && string(v) == "null") {
 					from = j + 1
 				}
 			}
@@ -455,6 +463,23 @@ func lastFields(b []byte, t reflect.Type) []byte {
 		}
 	}
 	return append(out, '}')
+}
+
+// mergedField reports whether the decoder fills a field of type t from every object member of its
+// key, one after the other, merging them: a map, or a struct (or a pointer to one) without an
+// UnmarshalJSON of its own, which would read each member anew.
+func mergedField(t reflect.Type) bool {
+	if t.Kind() == reflect.Map {
+		return true
+	}
+	if t.Kind() == reflect.Pointer {
+		t = t.Elem()
+	}
+	if t.Kind() != reflect.Struct {
+		return false
+	}
+	p := reflect.PointerTo(t)
+	return !p.Implements(reflect.TypeFor[json.Unmarshaler]()) && !p.Implements(reflect.TypeFor[gojson.UnmarshalerContext]())
 }
 
 // lastEntries is LastValues of b for a map whose values are of type elem.

@@ -1087,6 +1087,22 @@ func TestRepeatedKeyLastValue(t *testing.T) {
 	}
 }
 
+// lastAloneInner is a struct that, by its own UnmarshalJSON, is read from the last member of its
+// key alone, as the record's nested types are.
+type lastAloneInner struct {
+	N int `json:"n"`
+}
+
+func (l *lastAloneInner) UnmarshalJSON(b []byte) error {
+	type plain lastAloneInner
+	var p plain
+	if err := json.Unmarshal(b, &p); err != nil {
+		return err
+	}
+	*l = lastAloneInner(p)
+	return nil
+}
+
 // TestLastValues: LastValues takes out the members a later one replaces, at every depth of the
 // type, merges a map's objects, and leaves an object alone that has none, or that is no JSON (a
 // member with a syntax error is no value a later one replaces).
@@ -1100,6 +1116,8 @@ func TestLastValues(t *testing.T) {
 		M  map[string]inner  `json:"m"`
 		L  []inner           `json:"l"`
 		R  map[string]string `json:"r"`
+		V  inner             `json:"v"`
+		U  *lastAloneInner   `json:"u"`
 	}
 	for _, tt := range []struct{ in, want string }{
 		{`{"s":"a","n":1}`, ""},
@@ -1110,6 +1128,15 @@ func TestLastValues(t *testing.T) {
 		{`{"in":{"n":"1","n":1}}`, `{"in":{"n":1}}`},
 		{`{"in":5,"in":{"n":1},"s":"a"}`, `{"in":{"n":1},"s":"a"}`},
 		{`{"in":{"n":1},"in":null}`, `{"in":null}`},
+		// a struct without an UnmarshalJSON of its own is filled from every object of its key,
+		// as a map is: they are merged, from the last member that is no object on
+		{`{"in":{"n":1},"in":{}}`, `{"in":{"n":1}}`},
+		{`{"in":{"n":1},"in":{},"s":1,"s":"a"}`, `{"in":{"n":1},"s":"a"}`},
+		{`{"in":{"n":1},"in":5,"in":{},"in":{"n":"2","n":3}}`, `{"in":{"n":3}}`},
+		{`{"in":{"n":1},"in":null,"in":{}}`, `{"in":{}}`},
+		{`{"v":{"n":1},"v":null,"v":{}}`, `{"v":{"n":1}}`}, // a null leaves a struct that is no pointer as it was
+		{`{"v":{"n":1},"v":5,"v":{}}`, `{"v":{}}`},
+		{`{"u":{"n":"1"},"u":{}}`, `{"u":{}}`}, // its own UnmarshalJSON reads the last alone
 		{`{"m":{"a":{"n":"1"}},"m":{"b":{"n":2},"a":{"n":1,"n":3}}}`, `{"m":{"b":{"n":2},"a":{"n":3}}}`},
 		{`{"m":{"a":{"n":1}},"m":5,"m":{"b":{"n":2}}}`, `{"m":{"b":{"n":2}}}`},
 		{`{"m":{"a":{"n":1}},"m":null}`, `{"m":null}`},
