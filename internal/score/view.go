@@ -37,6 +37,8 @@ type view struct {
 	Judgments   map[string]*viewJudgment `json:"judgments"`
 	Scores      json.RawMessage          `json:"scores"`
 	ScoreErrors json.RawMessage          `json:"score_errors"`
+
+	first []byte // the line as decoded first, when record.LastValues took members out of it
 }
 
 // viewMeta is the part of a record's meta qa-score reads.
@@ -98,7 +100,7 @@ func decodeLine(l line, facts bool) (*record.Record, *record.Error) {
 		if last == nil {
 			return nil, &record.Error{File: l.file, Line: l.no, ID: record.PeekID(l.data), Err: record.CutLine(record.InvalidLine(l.data, err), l.data, l.unended)}
 		}
-		v = view{}
+		v = view{first: data}
 		if err := record.Unmarshal(last, &v); err != nil {
 			return nil, &record.Error{File: l.file, Line: l.no, ID: record.PeekID(l.data), Err: record.CutLine(record.InvalidLine(l.data, err), l.data, l.unended)}
 		}
@@ -160,7 +162,7 @@ func decodeMembers(data []byte, v *view, rec *record.Record, facts bool) error {
 		}
 	}
 	if v.Prediction != nil {
-		if err := decodePrediction(data, v.Prediction, rec, facts); err != nil {
+		if err := decodePrediction(data, v, rec, facts); err != nil {
 			return err
 		}
 	}
@@ -200,7 +202,15 @@ func decodeMeta(m *viewMeta, rec *record.Record, facts bool) error {
 }
 
 // decodePrediction reads the prediction's text, error and (when facts is set) supporting facts.
-func decodePrediction(data []byte, p *viewPrediction, rec *record.Record, facts bool) error {
+func decodePrediction(data []byte, v *view, rec *record.Record, facts bool) error {
+	p := v.Prediction
+	if p.Text == nil {
+		src := data
+		if v.first != nil {
+			src = v.first
+		}
+		p.Text = nulledText(src)
+	}
 	text := ""
 	if p.Text != nil {
 		text = *p.Text
@@ -298,4 +308,43 @@ func readFacts(path string, raw []byte, fs *[]record.Fact) error {
 		return ferr
 	}
 	return fmt.Errorf("%s: %s", path, record.DescribeDecodeError(err))
+}
+
+// nulledText returns the text of the last prediction of the record encoded in src when the
+// decoder, reading into a string, keeps it: a text member that a later null one follows
+// ("text":"x","text":null), which the view's pointer reads as none, where the other stages
+// read the string, as a null leaves a string as it was; nil when there is none. src is the line
+// as first decoded: a text of the wrong type that a later string replaces (5, "x", null) is not
+// the last that is not null, whereas in what record.LastValues leaves of it for the view's
+// pointer only the null is. It is called for a prediction read without a text alone, so it may
+// walk the line.
+func nulledText(src []byte) *string {
+	if !bytes.Contains(src, []byte("null")) {
+		return nil // the usual prediction without a text: a failed one, or a score alone
+	}
+	ms, err := record.Members(src)
+	if err != nil {
+		return nil
+	}
+	var pred []byte
+	for _, m := range ms {
+		if m.Key == "prediction" {
+			pred = src[m.ValueStart:m.End]
+		}
+	}
+	ps, err := record.Members(pred)
+	if err != nil {
+		return nil
+	}
+	var text *string
+	for _, m := range ps {
+		if v := pred[m.ValueStart:m.End]; m.Key == "text" && string(v) != "null" {
+			text = nil
+			var t string
+			if record.Unmarshal(v, &t) == nil {
+				text = &t
+			}
+		}
+	}
+	return text
 }
