@@ -91,6 +91,23 @@ func TestIsAlnum(t *testing.T) {
 	}
 }
 
+// TestIsPunct holds IsPunct to Punct, Python's string.punctuation, on every ASCII character.
+func TestIsPunct(t *testing.T) {
+	if Punct != `!"#$%&'()*+,-./:;<=>?@[\]^_`+"`"+`{|}~` {
+		t.Errorf("Punct = %q, not string.punctuation", Punct)
+	}
+	for r := rune(0); r < utf8.RuneSelf; r++ {
+		if got, want := IsPunct(r), strings.ContainsRune(Punct, r); got != want {
+			t.Errorf("IsPunct(%q) = %v, want %v", r, got, want)
+		}
+	}
+	for _, r := range []rune{'\u00a1', '\u00bf', '\uff01', '\u3002'} { // ¡ ¿ ！ 。
+		if IsPunct(r) {
+			t.Errorf("IsPunct(%q) = true, want false: string.punctuation is ASCII", r)
+		}
+	}
+}
+
 func TestSquadNormalize(t *testing.T) {
 	tests := []struct{ in, want string }{
 		{"The Denver Broncos!", "denver broncos"},
@@ -107,6 +124,9 @@ func TestSquadNormalize(t *testing.T) {
 		{"  THE  ", ""},
 		{"İ", "i\u0307"},
 		{"a_b", "ab"}, // "_" is punctuation, removed before \b is looked at
+		// The last four of string.punctuation ({ | } ~), as evaluate-v1.1.py's normalize_answer
+		// gives them.
+		{"The ~tilde~ {and} |pipe|", "tilde and pipe"},
 		{"", ""},
 		// The edges of the fast paths: z and Z in eight-byte runs, the CJK block's neighbours
 		// (U+4DC0 is a symbol, U+A640 an uppercase Cyrillic letter, U+A700 a modifier).
