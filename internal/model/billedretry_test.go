@@ -51,17 +51,7 @@ func TestRetriedFailedGenerationsArePaid(t *testing.T) {
 		{name: "a failure, then an answer without usage", replies: []string{failed, ok[:strings.Index(ok, `,"usage"`)] + "}"}, noUsage: true},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
-			var calls atomic.Int64
-			srv := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
-				n := int(calls.Add(1))
-				io.Copy(io.Discard, r.Body)
-				w.Header().Set("Content-Type", "application/json")
-				if n <= len(tc.status) {
-					w.WriteHeader(tc.status[n-1])
-				}
-				io.WriteString(w, tc.replies[min(n, len(tc.replies))-1])
-			}))
-			defer srv.Close()
+			srv, _ := replayServer(t, tc.replies, tc.status)
 			b := &Budget{MaxUSD: 1000, Prices: prices}
 			c := b.Wrap(retryingOpenAI(t, srv.URL, 2))
 			resp, err := c.Generate(context.Background(), testRequest("openai", "m"))

@@ -3,12 +3,8 @@ package model
 import (
 	"context"
 	"errors"
-	"io"
-	"net/http"
-	"net/http/httptest"
 	"reflect"
 	"strings"
-	"sync/atomic"
 	"testing"
 
 	"github.com/qapipe/qapipe/pkg/record"
@@ -76,14 +72,7 @@ func TestGenerationFailed(t *testing.T) {
 			[]string{`finish_reason "abort"`, "after 3 attempts"}, 3},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
-			var calls atomic.Int64
-			srv := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
-				n := int(calls.Add(1))
-				io.Copy(io.Discard, r.Body)
-				w.Header().Set("Content-Type", "application/json")
-				io.WriteString(w, tc.replies[min(n, len(tc.replies))-1])
-			}))
-			defer srv.Close()
+			srv, calls := replayServer(t, tc.replies, nil)
 			c := retryingOpenAI(t, srv.URL, 2)
 			resp, err := c.Generate(context.Background(), testRequest("openai", "m"))
 			if got := int(calls.Load()); got != tc.attempts || resp.Attempts != tc.attempts {

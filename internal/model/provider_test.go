@@ -844,14 +844,7 @@ func TestInBandError(t *testing.T) {
 		{"malformed JSON", []string{`{"choices":[{"index":0,`}, 3, []string{"malformed JSON in response body", "after 3 attempts"}, 3},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
-			var calls atomic.Int64
-			srv := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
-				n := int(calls.Add(1))
-				io.Copy(io.Discard, r.Body)
-				w.Header().Set("Content-Type", "application/json")
-				io.WriteString(w, tc.replies[min(n, len(tc.replies))-1])
-			}))
-			defer srv.Close()
+			srv, calls := replayServer(t, tc.replies, nil)
 			c := retryingOpenAI(t, srv.URL, 2)
 			resp, err := c.Generate(context.Background(), testRequest("openai", "openai/gpt-4o-mini"))
 			if got := calls.Load(); got != tc.calls {
