@@ -115,17 +115,7 @@ func TestTPMCountsBilledRetries(t *testing.T) {
 	} {
 		t.Run(tc.name, func(t *testing.T) {
 			clock := newFakeClock()
-			var calls atomic.Int64
-			srv := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
-				io.Copy(io.Discard, r.Body)
-				w.Header().Set("Content-Type", "application/json")
-				if calls.Add(1) == 1 {
-					io.WriteString(w, tc.first)
-					return
-				}
-				io.WriteString(w, parisOf(est))
-			}))
-			defer srv.Close()
+			srv, calls := replayServer(t, []string{tc.first, parisOf(est)}, nil)
 			tpm := NewLimiter(1000, clock.Sleep)
 			tpm.now = clock.Now
 			c, err := New(context.Background(), Config{Provider: "openai", BaseURL: srv.URL, APIKey: testKey,
