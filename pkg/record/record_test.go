@@ -989,15 +989,9 @@ func TestRepeatedScores(t *testing.T) {
 			map[string]string{"sbert": "503"}, head + `"scores":{"em":0},"score_errors":{"sbert":"503"}}`, ""},
 	} {
 		t.Run(tt.name, func(t *testing.T) {
-			rec, err := NewReader(strings.NewReader(tt.line), "in.jsonl").Read()
-			if tt.err != "" {
-				if err == nil || err.Error() != tt.err {
-					t.Fatalf("Read(%s): error %v, want %s", tt.line, err, tt.err)
-				}
+			rec := readLine(t, tt.line, tt.err)
+			if rec == nil {
 				return
-			}
-			if err != nil {
-				t.Fatalf("Read(%s): %v", tt.line, err)
 			}
 			if !cmp.Equal(rec.Scores, tt.scores) || !cmp.Equal(rec.ScoreErrors, tt.errs) {
 				t.Errorf("Read(%s): scores %v, score_errors %v; want %v, %v", tt.line, rec.Scores, rec.ScoreErrors, tt.scores, tt.errs)
@@ -1070,21 +1064,32 @@ func TestRepeatedKeyLastValue(t *testing.T) {
 			`in.jsonl:1 (id "a"): invalid record: answers[0]: want a string, got null (an unanswerable question's answer is "")`},
 	} {
 		t.Run(tt.name, func(t *testing.T) {
-			rec, err := NewReader(strings.NewReader(tt.line), "in.jsonl").Read()
-			if tt.err != "" {
-				if err == nil || err.Error() != tt.err {
-					t.Fatalf("Read(%s): error %v, want %s", tt.line, err, tt.err)
-				}
+			rec := readLine(t, tt.line, tt.err)
+			if rec == nil {
 				return
-			}
-			if err != nil {
-				t.Fatalf("Read(%s): %v", tt.line, err)
 			}
 			if b, err := rec.MarshalJSON(); err != nil || string(b) != tt.out {
 				t.Errorf("Read(%s): encoded as %s (%v), want %s", tt.line, b, err, tt.out)
 			}
 		})
 	}
+}
+
+// readLine reads line as the one line of "in.jsonl": the record, or nil when wantErr is not ""
+// and reading it failed with that error (any other outcome fails the test).
+func readLine(t *testing.T, line, wantErr string) *Record {
+	t.Helper()
+	rec, err := NewReader(strings.NewReader(line), "in.jsonl").Read()
+	if wantErr != "" {
+		if err == nil || err.Error() != wantErr {
+			t.Fatalf("Read(%s): error %v, want %s", line, err, wantErr)
+		}
+		return nil
+	}
+	if err != nil {
+		t.Fatalf("Read(%s): %v", line, err)
+	}
+	return rec
 }
 
 // lastAloneInner is a struct that, by its own UnmarshalJSON, is read from the last member of its
