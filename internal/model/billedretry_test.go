@@ -116,13 +116,7 @@ func TestTPMCountsBilledRetries(t *testing.T) {
 		t.Run(tc.name, func(t *testing.T) {
 			clock := newFakeClock()
 			srv, calls := replayServer(t, []string{tc.first, parisOf(est)}, nil)
-			tpm := NewLimiter(1000, clock.Sleep)
-			tpm.now = clock.Now
-			c, err := New(context.Background(), Config{Provider: "openai", BaseURL: srv.URL, APIKey: testKey,
-				HTTPClient: NewTransport(TransportConfig{MaxRetries: 1, Seed: 1, Sleep: clock.Sleep}).Client(), TPM: tpm})
-			if err != nil {
-				t.Fatal(err)
-			}
+			c, tpm := tpmClient(t, srv.URL, clock)
 			if _, err := c.Generate(context.Background(), req); err != nil || calls.Load() != 2 {
 				t.Fatalf("Generate: %v after %d requests, want an answer after 2", err, calls.Load())
 			}

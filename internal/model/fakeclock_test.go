@@ -63,3 +63,17 @@ func (c *fakeClock) checkMinutes(t *testing.T, limit int, what string) {
 		}
 	}
 }
+
+// tpmClient is an OpenAI client of the server at url, retrying once, under a limit of 1,000
+// tokens a minute, both waiting on clock: the client and its limiter.
+func tpmClient(t *testing.T, url string, clock *fakeClock) (Client, *Limiter) {
+	t.Helper()
+	tpm := NewLimiter(1000, clock.Sleep)
+	tpm.now = clock.Now
+	c, err := New(context.Background(), Config{Provider: "openai", BaseURL: url, APIKey: testKey,
+		HTTPClient: NewTransport(TransportConfig{MaxRetries: 1, Seed: 1, Sleep: clock.Sleep}).Client(), TPM: tpm})
+	if err != nil {
+		t.Fatal(err)
+	}
+	return c, tpm
+}

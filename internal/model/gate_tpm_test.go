@@ -122,13 +122,7 @@ func TestTPMRetryReservedWhenSent(t *testing.T) {
 		io.WriteString(w, parisOf(est))
 	}))
 	defer srv.Close()
-	tpm := NewLimiter(1000, clock.Sleep)
-	tpm.now = clock.Now
-	c, err := New(context.Background(), Config{Provider: "openai", BaseURL: srv.URL, APIKey: testKey,
-		HTTPClient: NewTransport(TransportConfig{MaxRetries: 1, Seed: 1, Sleep: clock.Sleep}).Client(), TPM: tpm})
-	if err != nil {
-		t.Fatal(err)
-	}
+	c, tpm := tpmClient(t, srv.URL, clock)
 	if _, err := c.Generate(context.Background(), req); err != nil {
 		t.Fatal(err)
 	}
