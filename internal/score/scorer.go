@@ -109,8 +109,11 @@ type outcome struct {
 	missing []int
 	// zeroable lists, without --missing-as-zero, the k that it would put in missing: the metrics
 	// whose benchmark's script scores this record 0, where qa-score leaves it out.
-	zeroable  []int
-	dataset   string
+	zeroable []int
+	dataset  string
+	// model is the prediction's model (prediction.model), "" for none: the summary warns when
+	// the records it pools hold the answers of more than one.
+	model     string
 	locomoCat int // LoCoMo category number, 0 when unknown
 	// locomoConv is a LoCoMo record's conversation, read from its id (locomoConversation); ""
 	// when the id gives none.
@@ -174,6 +177,9 @@ func (s *scorer) score(rec *record.Record) outcome {
 	}
 	predFailed := rec.Prediction != nil && rec.Prediction.Error != ""
 	o.unpredicted = rec.Prediction == nil
+	if !o.unpredicted {
+		o.model = rec.Prediction.Model
+	}
 	// A failed judgment of a record without a prediction ("no prediction to judge", as qa-judge
 	// fails it) says only that the prediction is missing: the record is unpredicted, not failed,
 	// so that --missing-as-zero counts it 0 as it did before qa-judge ran.

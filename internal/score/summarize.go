@@ -50,6 +50,8 @@ type Summary struct {
 	blankIn           []string // the metrics that scored them so, in registry order
 	unreadGold        int      // records whose gold answers ROUGE reads no token in, scored by it
 	firstRepeat       string   // where the first record whose id an earlier one had is: FILE:LINE (id "ID")
+	models            []string // the models whose answers the figures pool, sorted; empty when --by prediction.model parts them
+	modelsCapped      bool     // models stopped at maxModels: there may be more
 	byKnown           []string // paths the first records have values at, sorted, for --by's suggestion
 	byFrom            string   // " from QA_BY" when the variable set --by, for its warnings
 	degenerate        []string // the groups' degenerate-interval warnings, one a group, until summarize ends
@@ -199,6 +201,9 @@ func (a *aggregator) counts(reps int, seed uint64, level float64, badLines int) 
 		s.firstRepeat = f.Place()
 	}
 	s.byKnown, s.byFrom = slices.Sorted(maps.Keys(a.byKnown)), a.byFrom
+	if len(a.models) > 1 && !slices.ContainsFunc(a.byPaths, func(p fieldPath) bool { return p.String() == "prediction.model" }) {
+		s.models, s.modelsCapped = slices.Sorted(maps.Keys(a.models)), len(a.models) == maxModels
+	}
 	s.Scored = a.records - a.failed - a.unscored
 	if a.errorsAsZero {
 		s.Scored = a.records - a.unscored

@@ -67,6 +67,7 @@ type aggregator struct {
 	byFrom            string               // " from QA_BY" when the variable set --by
 	by                []byAcc              // by[i]: the breakdown by byPaths[i]
 	byKnown           map[string]bool      // the paths with values in the first records (outcome.byKnown)
+	models            map[string]bool      // the models whose answers the figures take in, up to maxModels
 	in                []*groupAcc          // add's scratch: the groups a record counts in
 
 	// The benchmark sections' values, kept with intervals (keepValues) for their bootstrap, in
@@ -230,6 +231,7 @@ func (a *aggregator) add(o outcome) {
 			return
 		}
 	}
+	a.addModel(o.model)
 	a.countBenchUnjudged(&o)
 	if len(o.missing) > 0 {
 		a.missing++
@@ -246,6 +248,25 @@ func (a *aggregator) add(o outcome) {
 	if !any && !o.corpus.any() {
 		a.countUnscored(&o)
 	}
+}
+
+// maxModels is how many models' names the summary's warning of pooled models lists at most.
+const maxModels = 20
+
+// addModel notes model, the prediction's model of a record the figures take in, for a summary;
+// "" (no model named) is none.
+//
+// Note: two runs' records given together, of two models, were pooled in every figure without a
+// word where their ids differed (two shards, say), and with one of repeated ids where they did
+// not, which did not say that the runs were of other models; qa-learncurve warned of it.
+func (a *aggregator) addModel(model string) {
+	if model == "" || a.keep == keepCounts || len(a.models) == maxModels {
+		return
+	}
+	if a.models == nil {
+		a.models = map[string]bool{}
+	}
+	a.models[model] = true
 }
 
 // groupsOf counts o's record in the groups it belongs to, for a summary (none without one): its

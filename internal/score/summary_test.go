@@ -695,3 +695,52 @@ func TestZeroNote(t *testing.T) {
 		}
 	}
 }
+
+// TestModelsPooled: the summary warns of the models whose answers its figures pool, up to
+// maxModels of them named, and not of a record without a model, one whose prediction failed, or
+// models that --by prediction.model parts.
+func TestModelsPooled(t *testing.T) {
+	path, err := parsePath("prediction.model")
+	if err != nil {
+		t.Fatal(err)
+	}
+	many := make([]string, maxModels+5)
+	for i := range many {
+		many[i] = fmt.Sprintf("m%02d", i)
+	}
+	for _, tc := range []struct {
+		name   string
+		models []string
+		failed string // the model of a failed prediction given too, "" for none
+		by     byFields
+		want   string // the warning's start, "" for none
+	}{
+		{"one", []string{"a", "a", ""}, "", nil, ""},
+		{"two", []string{"b", "a", ""}, "", nil, `the records hold the answers of 2 models ("a", "b"), which every figure pools`},
+		{"failed", []string{"a"}, "b", nil, ""},
+		{"by model", []string{"a", "b"}, "", byFields{path}, ""},
+		{"many", many, "", nil, `the records hold the answers of 20 or more models ("m00", "m01", `},
+	} {
+		a := newAggregator([]string{"em"}, false, keepFigures, tc.by)
+		for _, m := range tc.models {
+			o := outcomeOf("", false, 1)
+			o.model = m
+			a.add(o)
+		}
+		if tc.failed != "" {
+			o := outcomeOf("", true, 0)
+			o.model = tc.failed
+			a.add(o)
+		}
+		s := a.summarize(0, 1, 0.95, 0, nil)
+		got := ""
+		for _, w := range s.Warnings {
+			if strings.Contains(w, "models") {
+				got = w
+			}
+		}
+		if !strings.HasPrefix(got, tc.want) || (tc.want == "") != (got == "") {
+			t.Errorf("%s: warning %q, want one starting %q", tc.name, got, tc.want)
+		}
+	}
+}

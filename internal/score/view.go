@@ -54,6 +54,27 @@ type viewPrediction struct {
 	Error           string          `json:"error"`
 	SupportingFacts json.RawMessage `json:"supporting_facts"` // read by record.FactsError, which names the fact at fault
 	Score           json.RawMessage `json:"score"`            // checked for null only: the corpus metrics read it by --score-field
+	Model           modelName       `json:"model"`            // for the summary's warning of models pooled
+}
+
+// modelName is a prediction's model as qa-score reads it: a JSON string, or none for any other
+// value, which is checked as JSON only, as every member qa-score does not read.
+type modelName string
+
+// UnmarshalJSON reads a string, without escapes in one allocation (the name), and leaves m
+// empty for any other value.
+func (m *modelName) UnmarshalJSON(b []byte) error {
+	switch {
+	case len(b) < 2 || b[0] != '"':
+	case !bytes.ContainsRune(b, '\\'):
+		*m = modelName(b[1 : len(b)-1])
+	default:
+		var s string
+		if json.Unmarshal(b, &s) == nil {
+			*m = modelName(s)
+		}
+	}
+	return nil
 }
 
 // viewJudgment is the part of a judgment qa-score reads.
@@ -222,6 +243,7 @@ func decodePrediction(data []byte, v *view, rec *record.Record, facts bool) erro
 		return fmt.Errorf("invalid record: %w", err)
 	}
 	rec.Prediction = &record.Prediction{Text: text, Error: p.Error}
+	rec.Prediction.Model = string(p.Model)
 	if p.Text == nil {
 		rec.Prediction.ClearText()
 	}

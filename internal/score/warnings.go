@@ -7,6 +7,7 @@ import (
 	"strings"
 
 	"github.com/qapipe/qapipe/internal/cell"
+	"github.com/qapipe/qapipe/internal/command"
 	"github.com/qapipe/qapipe/internal/english"
 	"github.com/qapipe/qapipe/internal/repeat"
 	"github.com/qapipe/qapipe/internal/stats"
@@ -31,6 +32,9 @@ func (s *Summary) warnings() {
 	if s.RepeatedIDs > 0 {
 		w = append(w, english.Count(s.RepeatedIDs, "record repeats", "records repeat")+" the id of an earlier record: each counts in every figure as a record of its own ("+repeat.Causes+"?)"+
 			english.Form(s.RepeatedIDs, ": ", "; the first is ")+s.firstRepeat)
+	}
+	if warn := s.modelsWarning(); warn != "" {
+		w = append(w, warn)
 	}
 	if n := s.WithoutType; n > 0 {
 		w = append(w, fmt.Sprintf("%d of %d records %s no type: %s in overall but in no type's group", n, s.Records,
@@ -67,6 +71,20 @@ func (s *Summary) warnings() {
 	}
 	w = append(w, s.unreliable()...)
 	s.Warnings = append(w, s.Warnings...)
+}
+
+// modelsWarning says that the figures pool the answers of more than one model (s.models), as two
+// runs' records given together do, and how to keep them apart; "" when they do not.
+func (s *Summary) modelsWarning() string {
+	if len(s.models) < 2 {
+		return ""
+	}
+	n := english.Count(len(s.models), "model", "models")
+	if s.modelsCapped {
+		n = fmt.Sprintf("%d or more models", len(s.models))
+	}
+	return fmt.Sprintf("the records hold the answers of %s (%s), which every figure pools as one run's: --by prediction.model gives each its own rows",
+		n, command.QuotedList(s.models))
 }
 
 // valueless names the groups (what names them) whose records gave no metric a value (all failed,
