@@ -67,8 +67,9 @@ func TestPredictionEmptyFacts(t *testing.T) {
 }
 
 // A prediction that gives supporting facts and no answer (HotpotQA's official prediction file may
-// give a question's "sp" and no "answer") is read, has no text, and is written again without one;
-// a prediction with a text, even the empty answer "", has one.
+// give a question's "sp" and no "answer") is read, has no text, and is written again without one,
+// as is one that gives a metric's other input alone (a score, tokens) or a failed one whose text is
+// null; a prediction with a text, even the empty answer "", has one.
 func TestPredictionFactsAlone(t *testing.T) {
 	for _, c := range []struct {
 		line    string
@@ -80,6 +81,10 @@ func TestPredictionFactsAlone(t *testing.T) {
 		{`{"schema":1,"id":"a","prediction":{"text":"","supporting_facts":[["P",1]]}}`, true, `{"text":"","supporting_facts":[["P",1]]}`},
 		{`{"schema":1,"id":"a","prediction":{"text":"x"}}`, true, `{"text":"x"}`},
 		{`{"schema":1,"id":"a","prediction":{"score":0.5}}`, false, `{"score":0.5}`},
+		// a failed prediction's null text is none, written as null again
+		{`{"schema":1,"id":"a","prediction":{"text":null,"error":"timeout"}}`, false, `{"error":"timeout","text":null}`},
+		// the tokens perplexity reads, alone, as --tokens-field names them by default
+		{`{"schema":1,"id":"a","prediction":{"tokens":3}}`, false, `{"tokens":3}`},
 	} {
 		rec, err := NewReader(strings.NewReader(c.line+"\n"), "in.jsonl").Read()
 		if err != nil {
