@@ -1436,6 +1436,9 @@ func TestUsageCounts(t *testing.T) {
 		{`{"cached_tokens":4,"input_tokens":5}`, `{"input_tokens":5,"cached_tokens":4}`, true, false},
 		{`{"Input_Tokens":7}`, `{"Input_Tokens":7}`, false, false},
 		{`{"\u0069nput_tokens":7}`, `{"input_tokens":7}`, true, false},
+		// a cache's count alone is written alone, as it came
+		{`{"cached_input_tokens":4}`, `{"cached_input_tokens":4}`, false, false},
+		{`{"cache_write_input_tokens":5}`, `{"cache_write_input_tokens":5}`, false, false},
 	} {
 		var u Usage
 		if err := Unmarshal([]byte(tt.in), &u); err != nil {
@@ -1459,6 +1462,14 @@ func TestUsageCounts(t *testing.T) {
 	if b, _ := Marshal(u); string(b) != `{"input_tokens":7,"output_tokens":3}` || !u.Known() {
 		t.Errorf("input count set after decoding: encoded as %s, Known %v", b, u.Known())
 	}
+	u = Usage{}
+	if err := Unmarshal([]byte(`{"input_tokens":7}`), &u); err != nil {
+		t.Fatal(err)
+	}
+	u.OutputTokens = 3
+	if b, _ := Marshal(u); string(b) != `{"input_tokens":7,"output_tokens":3}` || !u.Known() {
+		t.Errorf("output count set after decoding: encoded as %s, Known %v", b, u.Known())
+	}
 	for _, u := range []Usage{{}, {OutputTokens: 3}, {InputTokens: 5, Extra: map[string]json.RawMessage{"c": json.RawMessage("1")}}} {
 		want := fmt.Sprintf(`{"input_tokens":%d,"output_tokens":%d`, u.InputTokens, u.OutputTokens)
 		if u.Extra != nil {
@@ -1467,6 +1478,24 @@ func TestUsageCounts(t *testing.T) {
 		want += "}"
 		if b, err := Marshal(u); err != nil || string(b) != want || !u.Known() {
 			t.Errorf("%+v built in code: encoded as %s (%v), Known %v; want %s, known", u, b, err, u.Known(), want)
+		}
+	}
+}
+
+// TestUsageIsZero: a usage is zero when it counts nothing and carries nothing else: an unknown
+// member (a provider's further count) is something.
+func TestUsageIsZero(t *testing.T) {
+	for _, tc := range []struct {
+		u    Usage
+		want bool
+	}{
+		{Usage{}, true},
+		{Usage{InputTokens: 1}, false},
+		{Usage{OutputTokens: 1}, false},
+		{Usage{Extra: map[string]json.RawMessage{"reasoning_tokens": json.RawMessage("0")}}, false},
+	} {
+		if got := tc.u.IsZero(); got != tc.want {
+			t.Errorf("%+v.IsZero() = %v, want %v", tc.u, got, tc.want)
 		}
 	}
 }
