@@ -61,6 +61,21 @@ func TestLoCoMoType(t *testing.T) {
 	}
 }
 
+// TestExcerpt: a meta value an error quotes is quoted whole up to 40 bytes, and cut to 40 after.
+func TestExcerpt(t *testing.T) {
+	s40 := `"` + strings.Repeat("x", 38) + `"`
+	for _, c := range []struct{ raw, want string }{
+		{" 5 ", "5"},
+		{s40, s40},
+		{s40 + " ", s40},
+		{`"` + strings.Repeat("x", 39) + `"`, `"` + strings.Repeat("x", 39) + "…"},
+	} {
+		if got := excerpt([]byte(c.raw)); got != c.want {
+			t.Errorf("excerpt(%q) = %q, want %q", c.raw, got, c.want)
+		}
+	}
+}
+
 func TestAbstention(t *testing.T) {
 	for _, c := range []struct {
 		id, abstention string // abstention "" leaves meta.abstention out
@@ -73,6 +88,7 @@ func TestAbstention(t *testing.T) {
 		// a generic row's default id, FILE:LINE or FILE:LINE:COLUMN: the file's name is no question id
 		{id: "paper_abstracts.csv:2"},
 		{id: "semeval14_absa.jsonl:3:17"},
+		{id: "data:q_abs:3"}, // only what follows the last ":" is the question id
 		{id: "run_abs.jsonl:4", abstention: "true", want: true},
 		{id: "q", abstention: "true", want: true},
 		{id: "q", abstention: "false"},

@@ -1500,6 +1500,40 @@ func TestUsageIsZero(t *testing.T) {
 	}
 }
 
+// TestMetaString: MetaString gives a meta value that is a JSON string, and nothing for one that is
+// absent or is no string; MetaValue decodes a value present, and says whether it was.
+func TestMetaString(t *testing.T) {
+	r := &Record{ID: "a"}
+	if err := r.SetMeta("speaker_a", "Caroline"); err != nil {
+		t.Fatal(err)
+	}
+	r.Meta["n"] = json.RawMessage("3")
+	r.Meta["none"] = json.RawMessage("null")
+	for _, tc := range []struct {
+		key  string
+		want string
+		ok   bool
+	}{
+		{"speaker_a", "Caroline", true},
+		{"n", "", false},
+		{"missing", "", false},
+	} {
+		if got, ok := r.MetaString(tc.key); got != tc.want || ok != tc.ok {
+			t.Errorf("MetaString(%q) = %q, %v; want %q, %v", tc.key, got, ok, tc.want, tc.ok)
+		}
+	}
+	var n int
+	if ok, err := r.MetaValue("n", &n); !ok || err != nil || n != 3 {
+		t.Errorf("MetaValue(n) = %v, %v, %d; want true, nil, 3", ok, err, n)
+	}
+	if ok, err := r.MetaValue("speaker_a", &n); !ok || err == nil {
+		t.Errorf("MetaValue(speaker_a) into an int = %v, %v; want true and an error", ok, err)
+	}
+	if ok, err := r.MetaValue("missing", &n); ok || err != nil {
+		t.Errorf("MetaValue(missing) = %v, %v; want false, nil", ok, err)
+	}
+}
+
 // TestFailed: a record has failed when its prediction or any of its judgments carries an error; a
 // nil judgment or one without an error is no failure.
 func TestFailed(t *testing.T) {
