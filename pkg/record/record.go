@@ -307,10 +307,11 @@ func (r *Record) SetMeta(key string, v any) error {
 	return nil
 }
 
-// MetaString returns the meta value under key if it is a JSON string.
+// MetaString returns the meta value under key if it is a JSON string: not for null, which the
+// decoder would read as "" (a missing value, as pandas writes one, is no string).
 func (r *Record) MetaString(key string) (string, bool) {
 	raw, ok := r.Meta[key]
-	if !ok {
+	if !ok || isNull(raw) {
 		return "", false
 	}
 	var s string

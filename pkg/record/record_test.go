@@ -1516,6 +1516,7 @@ func TestMetaString(t *testing.T) {
 	}{
 		{"speaker_a", "Caroline", true},
 		{"n", "", false},
+		{"none", "", false}, // null, a missing value as pandas writes it: no string
 		{"missing", "", false},
 	} {
 		if got, ok := r.MetaString(tc.key); got != tc.want || ok != tc.ok {
