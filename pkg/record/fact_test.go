@@ -130,6 +130,30 @@ func TestPredictionClearText(t *testing.T) {
 	}
 }
 
+// TestFactFloatIndex: a sentence index written as a float is read when it is a whole number
+// within ±2^53, 2^53 itself included, as HotpotQA's evaluation compares Python's tuples; one past
+// it is refused.
+func TestFactFloatIndex(t *testing.T) {
+	for _, c := range []struct {
+		in   string
+		want int
+	}{
+		{`["Paris", 1.0]`, 1},
+		{`["Paris", 1e0]`, 1},
+		{`["Paris", 9007199254740992.0]`, 1 << 53},
+		{`["Paris", -9007199254740992.0]`, -(1 << 53)},
+	} {
+		var f Fact
+		if err := f.UnmarshalJSON([]byte(c.in)); err != nil || f != (Fact{"Paris", c.want}) {
+			t.Errorf("Fact from %s = %+v, %v; want sentence %d", c.in, f, err, c.want)
+		}
+	}
+	var f Fact
+	if err := f.UnmarshalJSON([]byte(`["Paris", 9007199254740994.0]`)); err == nil {
+		t.Errorf("Fact from an index past 2^53 = %+v, want an error", f)
+	}
+}
+
 // TestFactJSONMessage: a sentence index that does not read says why; a whole number past what is
 // read says it is read within 64 bits, where "want an integer" of an integer misled.
 func TestFactJSONMessage(t *testing.T) {

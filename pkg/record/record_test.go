@@ -82,6 +82,15 @@ func TestCaseVariantKeysStayUnknown(t *testing.T) {
 	if string(r.Extra["ID"]) != `"b"` || string(r.Extra["Prediction"]) != `{"text":"w"}` || string(r.Context[0].Extra["Text"]) != `"t"` {
 		t.Errorf("case variants not kept as unknown members: %v, %v", r.Extra, r.Context[0].Extra)
 	}
+	// Z, the last upper-case letter, folds too: "siZe" is no batch's size.
+	line = `{"schema":1,"id":"a","prediction":{"text":"y","batch":{"first":"a","index":0,"size":2,"siZe":9}}}`
+	r = Record{}
+	if err := Unmarshal([]byte(line), &r); err != nil {
+		t.Fatal(err)
+	}
+	if b := r.Prediction.Batch; b.Size != 2 || string(b.Extra["siZe"]) != "9" {
+		t.Errorf("batch size %d, unknown members %v; want 2 and siZe kept", b.Size, b.Extra)
+	}
 }
 
 func TestUnknownNumberBytesKept(t *testing.T) {
@@ -787,6 +796,12 @@ func TestMembers(t *testing.T) {
 	if string(line[ms[0].Start:ms[0].End]) != `"a" : 1` {
 		t.Errorf("member span = %q, want %q", line[ms[0].Start:ms[0].End], `"a" : 1`)
 	}
+	// An object cut short, with no closing brace, is an error.
+	for _, cut := range []string{`{"a":1`, `{"a":1,`, `{"a":{"b":2}`, `{`} {
+		if _, err := Members([]byte(cut)); err == nil {
+			t.Errorf("Members(%s): no error", cut)
+		}
+	}
 }
 
 // TestReaderLineTooLongID: a line too long to read is named by its id when the id comes before
@@ -1315,6 +1330,21 @@ func TestCut(t *testing.T) {
 	var bad Record
 	if err := Unmarshal([]byte(`{"schema":1,"id":"a","question":"q","answers":["x"],"prediction":{"text":"y","cut":true}}`), &bad); err == nil {
 		t.Errorf("a cut that is no string decodes")
+	}
+}
+
+// TestEscapeLineBreaks: each of U+0085, U+2028 and U+2029 is escaped, alone or with the others; a
+// line without them comes back as it was.
+func TestEscapeLineBreaks(t *testing.T) {
+	for _, tc := range []struct{ in, want string }{
+		{"\"x\u2028y\"", `"x\u2028y"`},
+		{"\"x\u2029\"", `"x\u2029"`},
+		{"\"\u0085\"", `"\u0085"`},
+		{"\"é…\u2027\"", "\"é…\u2027\""},
+	} {
+		if got := EscapeLineBreaks([]byte(tc.in)); string(got) != tc.want {
+			t.Errorf("EscapeLineBreaks(%q) = %q, want %q", tc.in, got, tc.want)
+		}
 	}
 }
 

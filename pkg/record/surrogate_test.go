@@ -87,6 +87,7 @@ func TestLoneSurrogate(t *testing.T) {
 		`{"a":"\udc00"}`:                    true,
 		`{"a":"\ud800\u0041"}`:              true,
 		`{"a":"\ud800\udbff"}`:              true, // two high ones
+		`{"a":"\udc00\udc00"}`:              true, // two low ones
 		`{"a":"x\ud83d`:                     true, // cut
 		`{"a":"\u12"}`:                      false,
 	} {
