@@ -13,6 +13,7 @@ import (
 	"sync"
 	"sync/atomic"
 	"testing"
+	"testing/synctest"
 	"time"
 
 	"github.com/google/go-cmp/cmp"
@@ -1437,6 +1438,32 @@ func TestFlushWhenIdle(t *testing.T) {
 	if err := w.WriteRaw([]byte(`{"id":"b"}`)); err == nil || err.Error() != "disk full" {
 		t.Errorf("write after a failed idle flush: %v, want disk full", err)
 	}
+}
+
+// TestFlushWhenIdleHoldsAStream: lines that come one after another, none IdleFlush after the last,
+// are not flushed while they come; once they stop, they are.
+func TestFlushWhenIdleHoldsAStream(t *testing.T) {
+	synctest.Test(t, func(t *testing.T) {
+		var out lockedBuffer
+		w := NewWriter(&out)
+		stop := w.FlushWhenIdle()
+		defer stop()
+		for range 30 {
+			if err := w.WriteRaw([]byte(`{"id":"a"}`)); err != nil {
+				t.Fatal(err)
+			}
+			time.Sleep(IdleFlush / 10)
+		}
+		synctest.Wait()
+		if got := out.String(); got != "" {
+			t.Errorf("flushed while lines kept coming: %d lines", strings.Count(got, "\n"))
+		}
+		time.Sleep(2 * IdleFlush)
+		synctest.Wait()
+		if got := strings.Count(out.String(), "\n"); got != 30 {
+			t.Errorf("after the lines stopped: %d lines flushed, want 30", got)
+		}
+	})
 }
 
 // failingCount fails every write and counts them.
