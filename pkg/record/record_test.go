@@ -1615,7 +1615,7 @@ func TestFailed(t *testing.T) {
 
 // TestReaderDropsLongLineBuffer: the buffer a long line grew is not kept once a short line
 // has been read after it (that one is read into it), nor is one grown for a line too long to
-// keep; one that lines of its size keep filling is kept.
+// keep; one that lines of its size, or of more than a quarter of it, keep filling is kept.
 func TestReaderDropsLongLineBuffer(t *testing.T) {
 	long := func(n int) string { return `{"schema":1,"id":"x","context":"` + strings.Repeat("w", n) + `"}` + "\n" }
 	short := `{"schema":1,"id":"s"}` + "\n"
@@ -1645,6 +1645,21 @@ func TestReaderDropsLongLineBuffer(t *testing.T) {
 	}
 	if caps[7] > keepBuf {
 		t.Errorf("buffer capacity %d after two short lines, want at most %d", caps[7], keepBuf)
+	}
+
+	// Lines that fill more than a quarter of it keep it: 1.5 MB lines after a 4 MB one.
+	r = NewReader(strings.NewReader(long(4<<20)+long(3<<19)+long(3<<19)), "in.jsonl")
+	r.SetMaxLine(8 << 20)
+	firsts = firsts[:0]
+	for range 3 {
+		line, err := r.ReadRaw()
+		if err != nil {
+			t.Fatal(err)
+		}
+		firsts = append(firsts, &line[0])
+	}
+	if firsts[1] != firsts[0] || firsts[2] != firsts[0] {
+		t.Error("the buffer of a 4 MB line was not kept for the 1.5 MB lines after it")
 	}
 
 	r = NewReader(strings.NewReader(long(3<<20)+short), "in.jsonl")
