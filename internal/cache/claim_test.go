@@ -539,3 +539,99 @@ func TestClaimsCountStoring(t *testing.T) {
 		t.Error("Stored is open after a Claim that claimed nothing")
 	}
 }
+
+// TestClaimsCountStoringUntilLetGo: a claim taken out of a Claims' open keys counts as a reply to
+// store until it is let go in the file: the count is not ended by a look in between (settle's, as
+// another Store or Release may make), only once the claim is gone.
+func TestClaimsCountStoringUntilLetGo(t *testing.T) {
+	c := tempCache(t)
+	ctx, _ := interrupt.WithFinish(context.Background())
+	closed := func() bool {
+		select {
+		case <-interrupt.Stored(ctx):
+			return true
+		default:
+			return false
+		}
+	}
+	_, h, _, err := c.Claim(ctx, []string{"k"}, func([]byte) bool { return true })
+	if err != nil || len(h.Keys()) != 1 {
+		t.Fatalf("Claim = %v, %v; want k claimed", h.Keys(), err)
+	}
+	claimed, ended := h.let("k")
+	if !claimed {
+		t.Fatal("k was not claimed")
+	}
+	h.unclaimed()
+	if closed() {
+		t.Error("Stored is closed while the claim taken out is still in the file")
+	}
+	c.release(ctx, "k")
+	ended()
+	if !closed() {
+		t.Error("Stored is still open once the claim was let go")
+	}
+}
+
+// TestClaimFoundStored: a key whose value is stored by the time Claim has claimed it (the process
+// that held it stored it and let it go in between) is answered by that value, and its claim is let
+// go at once: none is left in the file to hold the key's waiters until it goes stale.
+func TestClaimFoundStored(t *testing.T) {
+	c := tempCache(t)
+	ctx := context.Background()
+	if err := c.Put(ctx, "k", []byte("v")); err != nil {
+		t.Fatal(err)
+	}
+	stored, h, others, err := c.Claim(ctx, []string{"k"}, func([]byte) bool { return true })
+	if err != nil || string(stored["k"]) != "v" || len(h.Keys()) != 0 || len(others) != 0 {
+		t.Fatalf("Claim = stored %q, keys %v, others %v, %v; want k answered by its value", stored, h.Keys(), others, err)
+	}
+	if n := claimCount(t, c); n != 0 {
+		t.Errorf("%d claims left, want none", n)
+	}
+}
+
+// TestClaimNamelessMachine: a machine without a name, which others may share, never counts as
+// this one, even when this one has none: a fresh claim made there by a pid that names no process
+// here is held, to a look as to a claim.
+func TestClaimNamelessMachine(t *testing.T) {
+	c := tempCache(t)
+	c.claims.host = ""
+	gone := exec.Command(os.Args[0], "-test.run=^$")
+	if err := gone.Run(); err != nil {
+		t.Fatal(err)
+	}
+	if _, err := c.db.Exec(`INSERT INTO claims VALUES ('k', 'another', '', ?, ?)`, gone.Process.Pid, time.Now().UnixMilli()); err != nil {
+		t.Fatal(err)
+	}
+	ctx := context.Background()
+	if free, err := c.free(ctx, "k"); free || err != nil {
+		t.Errorf("free = %v, %v; want the claim held", free, err)
+	}
+	if won, err := c.claim(ctx, "k"); won || err != nil {
+		t.Errorf("claim = %v, %v; want the claim held", won, err)
+	}
+}
+
+// TestAwaitOwnClaim: a key this Cache claims already (in another Claims) is free to it: Await
+// claims it at its next look, as Claim does, and does not wait for it to go stale.
+func TestAwaitOwnClaim(t *testing.T) {
+	c := tempCache(t)
+	c.claims.poll = 5 * time.Millisecond
+	answers := func([]byte) bool { return true }
+	ctx, cancel := context.WithTimeout(context.Background(), 5*time.Second)
+	defer cancel()
+	_, first, _, err := c.Claim(ctx, []string{"k"}, answers)
+	if err != nil || len(first.Keys()) != 1 {
+		t.Fatalf("Claim = %v, %v; want k claimed", first.Keys(), err)
+	}
+	defer first.Release(ctx)
+	_, h, others, err := c.Await(ctx, []string{"k"}, answers)
+	if err != nil {
+		t.Fatalf("Await of a key this Cache claims = %v, want k claimed", err)
+	}
+	if len(others) != 0 || !slices.Equal(h.Keys(), []string{"k"}) {
+		t.Fatalf("Await of a key this Cache claims = keys %v, others %v; want k claimed", h.Keys(), others)
+	}
+	h.Release(ctx)
+}
