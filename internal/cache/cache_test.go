@@ -119,6 +119,8 @@ func TestRequestKey(t *testing.T) {
 		{"openai", "http://127.0.0.1:8000/v1?", "http://127.0.0.1:8000/v1"},
 		{"openai", "HTTPS://API.OPENAI.COM/v1", ""},
 		{"ollama", "Http://127.0.0.1:11434", ""},
+		// A base with no host keys as it is written.
+		{"openai", "LocalHost:8000/v1", "LocalHost:8000/v1"},
 	} {
 		if got, want := key(tt.provider, tt.base), plain(tt.provider, tt.same); got != want {
 			t.Errorf("%s %q keys as %.12s, want the key of %q, %.12s", tt.provider, tt.base, got, tt.same, want)
@@ -925,7 +927,8 @@ func TestRequestKeyMaxTokens(t *testing.T) {
 // TestClientDamagedPage: a page of the file overwritten after a run stored its replies (a disk
 // fault Open, reading the file's first pages, does not see) makes the entries on it unreadable:
 // each of their calls is asked again and answered, not failed with SQLite's "malformed", and
-// Warnings counts them; the entries elsewhere are answered from the cache, with no call.
+// Warnings counts them, a single one too; the entries elsewhere are answered from the cache, with
+// no call.
 func TestClientDamagedPage(t *testing.T) {
 	ctx := context.Background()
 	path := filepath.Join(t.TempDir(), "c.db")
@@ -948,6 +951,26 @@ func TestClientDamagedPage(t *testing.T) {
 	c.Close()
 	cachetest.DamageMiddle(t, path, 40)
 
+	one, err := Open(path) // read until the first entry it cannot read
+	if err != nil {
+		t.Fatalf("Open of a file damaged in its middle: %v", err)
+	}
+	for i := 0; i < n && len(one.unread) == 0; i++ {
+		key, err := RequestKey(srv.request(q(i)))
+		if err != nil {
+			t.Fatal(err)
+		}
+		if _, _, err := one.Get(ctx, key); err != nil {
+			t.Fatalf("Get(%d) = %v, want no error", i, err)
+		}
+	}
+	ws := one.Warnings()
+	if want := fmt.Sprintf("1 entry of the cache %s could not be read (", path); len(ws) != 1 || !strings.HasPrefix(ws[0], want) ||
+		!strings.HasSuffix(ws[0], ") and was asked for again: the file is damaged; name a new one, or remove it") {
+		t.Errorf("Warnings() after one entry not read = %q, want one that begins %q and says it was asked for again", ws, want)
+	}
+	one.Close()
+
 	c, err = Open(path)
 	if err != nil {
 		t.Fatalf("Open of a file damaged in its middle: %v", err)
@@ -969,7 +992,7 @@ func TestClientDamagedPage(t *testing.T) {
 	if asked == 0 || cached == 0 || asked+cached != n {
 		t.Fatalf("%d calls asked again and %d answered from the cache, want some of each, %d in all", asked, cached, n)
 	}
-	ws := c.Warnings()
+	ws = c.Warnings()
 	want := fmt.Sprintf("%d entries of the cache %s could not be read (", asked, path)
 	if len(ws) == 0 || !strings.HasPrefix(ws[len(ws)-1], want) || !strings.Contains(ws[len(ws)-1], "malformed") {
 		t.Errorf("Warnings() = %q, want the last to begin %q and name the damage", ws, want)
