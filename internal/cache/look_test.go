@@ -5,6 +5,7 @@ import (
 	"database/sql"
 	"errors"
 	"fmt"
+	"math"
 	"os"
 	"path/filepath"
 	"strings"
@@ -293,5 +294,51 @@ func TestLookDamagedPage(t *testing.T) {
 	want := fmt.Sprintf("%d entries of the cache %s could not be read (", unread, path)
 	if !strings.HasPrefix(w, want) || !strings.Contains(w, "malformed") || !strings.HasSuffix(w, "): counted as not answered by it") {
 		t.Errorf("Warning() = %q, want it to begin %q, name the damage and end \"): counted as not answered by it\"", w, want)
+	}
+}
+
+// TestLookWarningNamesFirst: Warning counts every entry that could not be read, and names the
+// first one's error, not the last.
+func TestLookWarningNamesFirst(t *testing.T) {
+	path := filepath.Join(t.TempDir(), "c.db")
+	c, err := Open(path)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if err := c.Put(context.Background(), "k", []byte(`{"text":"a"}`)); err != nil {
+		t.Fatal(err)
+	}
+	c.Close()
+	l, err := OpenLook(path, nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer l.Close()
+	nan := math.NaN()
+	if l.Answers(model.Request{Provider: "openai", Model: "m", Temperature: &nan}) {
+		t.Fatal("a request with no key answered")
+	}
+	l.db.Close()
+	if l.Answers(model.Request{Provider: "openai", Model: "m"}) {
+		t.Fatal("a closed file answered")
+	}
+	if w := l.Warning(); !strings.HasPrefix(w, "2 entries of the cache") || !strings.Contains(w, "NaN") || strings.Contains(w, "closed") {
+		t.Errorf("Warning() = %q, want 2 entries and the first error, of the NaN", w)
+	}
+}
+
+// TestJournalHeaderShort: a -wal journal shorter than its header (made, with no page yet, or cut
+// back) has a header of what it holds, zeros after; it is no error.
+func TestJournalHeaderShort(t *testing.T) {
+	path := filepath.Join(t.TempDir(), "c.db")
+	for _, wal := range []string{"", "0123456789"} {
+		if err := os.WriteFile(path+"-wal", []byte(wal), 0o600); err != nil {
+			t.Fatal(err)
+		}
+		var want [32]byte
+		copy(want[:], wal)
+		if h, err := journalHeader(path); err != nil || h != want {
+			t.Errorf("journalHeader of a %d-byte journal = %q, %v; want %q, nil", len(wal), h, err, want)
+		}
 	}
 }
