@@ -277,6 +277,7 @@ func TestNewReaderBinary(t *testing.T) {
 		{"\x89HDF\r\n\x1a\n\x00\x00", "an HDF5 file"},
 		{"\x80\x04\x95\x1d\x00\x00", "a Python pickle"},
 		{"\x80\x02]q\x00", "a Python pickle"},
+		{"\x80\x05\x95\x1d\x00\x00", "a Python pickle"}, // protocol 5, Python 3.8 on
 		{"\x93NUMPY\x01\x00v\x00{'descr'", "a NumPy array (.npy)"},
 		{"%PDF-1.7\n%\xe2\xe3\xcf\xd3\n", "a PDF document"},
 		{"\x89PNG\r\n\x1a\n\x00\x00\x00\rIHDR", "a PNG image"},
@@ -296,6 +297,8 @@ func TestNewReaderBinary(t *testing.T) {
 		{"\ufeff\x00", nul + "4)"}, // UTF-8's byte order mark: no UTF-16
 		{"a\x00b\x00\x00\x00\n", nul + "2)"},
 		{"ab\x01\x00\x00\x01cd", nul + "4)"}, // U+0001 in UTF-16 either way, code points too large in UTF-32
+		{"\x7f\x00\x00\x01", nul + "2)"},     // DEL in UTF-16LE, U+0001 big-endian
+		{"\xff\xdf\x00\x00", nul + "3)"},     // U+DFFF, a surrogate, in UTF-32LE; U+0000 in UTF-16
 		{gz(t, "ab\x00\x00\x00\x00\xff\n"), nul + "3)"},
 	} {
 		for name, r := range map[string]io.Reader{
@@ -315,16 +318,18 @@ func TestNewReaderBinary(t *testing.T) {
 		"BZhx\n",
 		"PK,id\n",
 		"PAR1\t2\n",
+		"PAR1\r\n", // a CSV header of one cell, with Windows line ends
 		"7z\n",
 		"%PDF-x\n",
 		"SQLite format 3\n",
-		"\x80",              // not UTF-8, for the line's reader to say so
-		"{}\n\x00",          // a NUL past the first line is the line's reader's to report
-		"{\"id\":\x00}\n\"", // a JSON line: its reader refuses it alone, naming it
-		" [\x00\n",          // and a JSON array's
-		"{\x00\n\x00",       // UTF-16LE without a byte order mark, for the caller to name
-		"\x00{\x00\n",       // and big-endian
-		"{\x00\"\x00i\x00",  // longer
+		"\x80",                   // not UTF-8, for the line's reader to say so
+		"{}\n\x00",               // a NUL past the first line is the line's reader's to report
+		"{\"id\":\x00}\n\"",      // a JSON line: its reader refuses it alone, naming it
+		" [\x00\n",               // and a JSON array's
+		"[1,\x00\x00\x00\x00]\n", // of no text in UTF-16 or UTF-32 either
+		"{\x00\n\x00",            // UTF-16LE without a byte order mark, for the caller to name
+		"\x00{\x00\n",            // and big-endian
+		"{\x00\"\x00i\x00",       // longer
 		"a\x00",
 		"\x00",
 		utf16(t, "问题,答案\n谁?,我\n", false)[2:], // UTF-16LE without a byte order mark, of no ASCII first
@@ -432,6 +437,23 @@ func TestNewReaderTar(t *testing.T) {
 	lineEnd = withSum(lineEnd)
 	badSum := withSum(header)
 	badSum[150]++
+	// A checksum summed as signed bytes, as old tars did, of a header with bytes past 0x7f; and
+	// one written as seven digits and a NUL, its eighth byte counted as a space all the same.
+	signed := []byte(tarOf(t, tar.FormatUSTAR, "recs.jsonl", recs)[:512])
+	signed[0] = 0xe9 // "\xe9ecs.jsonl": a name in Latin-1
+	copy(signed[148:156], "        ")
+	sum := 0
+	for _, c := range signed {
+		sum += int(int8(c))
+	}
+	copy(signed[148:156], fmt.Sprintf("%06o\x00 ", sum))
+	sevenDigits := withSum(header)
+	copy(sevenDigits[148:156], "0"+string(sevenDigits[148:154])+"\x00") // a 0 before its six digits, then NUL
+	for name, h := range map[string][]byte{"signed sum": signed, "seven-digit sum": sevenDigits} {
+		if !isTar(h) {
+			t.Errorf("isTar(header with a %s) = false, want true", name)
+		}
+	}
 	ustar := strings.Repeat("y", 257) + "ustar  " + strings.Repeat("z", 300) + "\n"
 	for _, text := range []string{string(lineEnd) + "\n", string(badSum) + "\n", ustar} {
 		checkRead(t, fmt.Sprintf("%.20q…", text), text, text)
