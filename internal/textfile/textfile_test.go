@@ -54,6 +54,27 @@ func TestNewReaderError(t *testing.T) {
 	if _, err := io.ReadAll(NewReader(iotest.ErrReader(boom))); !errors.Is(err, boom) {
 		t.Errorf("NewReader(failing reader) error = %v, want %v", err, boom)
 	}
+	// An error that comes with the start of the text comes after that text, even from a reader
+	// that would not give it again.
+	got, err := io.ReadAll(NewReader(&dataThenErr{data: "{\"a\":1", err: boom}))
+	if string(got) != "{\"a\":1" || !errors.Is(err, boom) {
+		t.Errorf("NewReader(reader failing with its first bytes) = %q, %v; want the bytes and %v", got, err, boom)
+	}
+}
+
+// dataThenErr returns data with err on its first Read, and io.EOF after.
+type dataThenErr struct {
+	data string
+	err  error
+	done bool
+}
+
+func (r *dataThenErr) Read(p []byte) (int, error) {
+	if r.done {
+		return 0, io.EOF
+	}
+	r.done = true
+	return copy(p, r.data), r.err
 }
 
 func gz(t testing.TB, parts ...string) string {
