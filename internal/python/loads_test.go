@@ -1,6 +1,7 @@
 package python
 
 import (
+	"errors"
 	"strconv"
 	"strings"
 	"testing"
@@ -25,6 +26,9 @@ func TestLoads(t *testing.T) {
 		{"1.", "ERR"}, // a fraction needs a digit
 		{"[1.]", "ERR"},
 		{"1.e5", "ERR"},
+		{"1e", "ERR"}, // an exponent needs a digit: 1, then extra data
+		{"[1e+]", "ERR"},
+		{"[1E-, 2]", "ERR"},
 		{"012", "ERR"}, // no leading zeros
 		{"-012", "ERR"},
 		{"00", "ERR"},
@@ -43,6 +47,52 @@ func TestLoads(t *testing.T) {
 		}
 		if got != tt.want {
 			t.Errorf("Loads(%.60q).Repr() = %.200s, want %.200s", tt.raw, got, tt.want)
+		}
+	}
+}
+
+// TestLoadsError holds where and why Loads refuses a document: the offset of the byte it fails at
+// and its message.
+func TestLoadsError(t *testing.T) {
+	for _, tt := range []struct {
+		raw    string
+		offset int
+		msg    string
+	}{
+		{"[1,]", 3, "illegal trailing comma"},
+		{"[1, \n]", 5, "illegal trailing comma"},
+		{`{"a": 1,}`, 8, "illegal trailing comma"},
+		{`{"a": 1, 2}`, 9, "expecting property name enclosed in double quotes"},
+		{"[1,,2]", 3, "expecting value"},
+		{"[1 2]", 3, "expecting ',' delimiter"},
+		{"1e", 1, "extra data"},
+	} {
+		_, err := Loads(tt.raw)
+		var e *Error
+		if !errors.As(err, &e) || e.Offset != tt.offset || e.Msg != tt.msg {
+			t.Errorf("Loads(%q) error = %v, want %s at byte %d", tt.raw, err, tt.msg, tt.offset)
+		}
+	}
+}
+
+// TestLoadsInvalidUTF8: a string's byte that is no UTF-8 is read as U+FFFD, whether or not the
+// string holds an escape.
+func TestLoadsInvalidUTF8(t *testing.T) {
+	for _, tt := range []struct{ raw, want string }{
+		{"\"a\xffb\"", "a\uFFFDb"},
+		{"\"a\xffb\\n\"", "a\uFFFDb\n"},
+		{"\"\\na\xffb\"", "\na\uFFFDb"},
+		{"[\"\xc3\", 1]", "\uFFFD"},
+	} {
+		v, err := Loads(tt.raw)
+		if err != nil {
+			t.Fatalf("Loads(%q): %v", tt.raw, err)
+		}
+		if v.Kind == List {
+			v = v.Items[0]
+		}
+		if v.S != tt.want {
+			t.Errorf("Loads(%q) = %q, want %q", tt.raw, v.S, tt.want)
 		}
 	}
 }
