@@ -99,6 +99,9 @@ func TestParseStrIntPairs(t *testing.T) {
 		{`[('T', np.int64( 0))]`, nil},
 		{`[('T', np.intc(0))]`, nil},
 		{`[(np.str_(0), 1)]`, nil},
+		{`[(np.str_('T'x, 1)]`, nil}, // np.str_( closes where its literal ends, or is none
+		{`[(np.str_('T', 1)]`, nil},
+		{`[[np.str_('T']`, nil},
 		{`[(np.bytes_(b'T'), 1)]`, nil},
 		{`[(np.str_('T'), 1, np.int64(2))]`, nil},
 		{`['T', 0]`, nil}, // a pair, not a list of them
