@@ -59,7 +59,8 @@ func floatKey(f float64) (string, int, bool) {
 		return "0", 0, true
 	}
 	key := new(big.Float).SetFloat64(f).Text('f', 0) // exact: 1e23 is 99999999999999991611392
-	if math.Abs(f) < 1<<62 {
+	// It fits in an int as the same int literal's value does: from -2**63 up to 2**63, not to it.
+	if math.MinInt <= f && f < -math.MinInt {
 		return key, int(f), true
 	}
 	return key, 0, false
