@@ -116,6 +116,23 @@ func TestParseReply(t *testing.T) {
 	}
 }
 
+// TestParseReplyReason: a reply that gives no score says why, each way it can fail.
+func TestParseReplyReason(t *testing.T) {
+	for _, tt := range []struct{ raw, reason string }{
+		{"```json\n{\"score\": 1}\n```", `no "answer_score" in the json block`},
+		{"```json\n{\"answer_score\": null}\n```", `"answer_score" is not a number or boolean, so it cannot be compared with 0`},
+		{"```json\n{\"answer_score\": [1]}\n```", `"answer_score" is not a number or boolean, so it cannot be compared with 0`},
+		{"```json\n[1]\n```", "the json block is not a JSON object"},
+		{"```json\n{\"answer_score\": 1,}\n```", "invalid JSON in the json block: illegal trailing comma at byte 19"},
+		{"{\"answer_score\": 1" + strings.Repeat("0", 4300) + "}", "answer_score has 4301 digits, more than Python's int() accepts"},
+		{"Score: 1", `no {"answer_score": N} in the reply`},
+	} {
+		if score, ok, reason := ParseReply(tt.raw); score != 0 || ok || reason != tt.reason {
+			t.Errorf("ParseReply(%.60q) = %v, %v, %q; want 0, false, %q", tt.raw, score, ok, reason, tt.reason)
+		}
+	}
+}
+
 // oracle reads a fenced reply with encoding/json where Go's grammar and Python's agree (Go
 // accepts a subset: no NaN/Infinity); decided is false where it cannot tell.
 func oracle(reply string) (score float64, ok, decided bool) {
