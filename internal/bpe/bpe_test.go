@@ -145,7 +145,8 @@ func ourPieces(e *Encoding, s string) []string {
 // counts them.
 func FuzzPieces(f *testing.F) {
 	for _, s := range []string{"hello world", "\n\n  \n", "^~  Z\n\n  \n", "a\x7fb", "I'M ſ'ſ", "\u0301a", "ǅǈ'LL",
-		" //\n/", "12345", "٣٣٣٣", "  \t", "\u3000x", "A\u0301b'Re", "'sHello", " 's", "x'\u017f", "\t'LL'"} {
+		" //\n/", "12345", "٣٣٣٣", "  \t", "\u3000x", "A\u0301b'Re", "'sHello", " 's", "x'\u017f", "\t'LL'",
+		"x\nabc", "A\u0301Bc", "a\u02b0b"} {
 		f.Add(s)
 	}
 	f.Fuzz(func(t *testing.T, s string) {
