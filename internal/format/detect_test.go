@@ -155,9 +155,11 @@ func TestDetectByName(t *testing.T) {
 		{"run.jsonl", `wers":["x"],"prediction":{"text":"y"}}` + "\n" + `{"schema":1,"id":"b","question":"q"}` + "\n", "records"},
 		{"part-ab", `"}}` + "\r\n\n" + `{"schema":1,"id":"b","question":"q"}`, "records"},
 		{"part-ab", `{"schema":1,"id":"a","qu` + "\n" + `{"schema":1,"id":"b","x":"` + strings.Repeat("x", HeadSize), "records"},
-		{"run.jsonl", "x}\n" + `{"q":"generic"}` + "\n", "jsonl"},                         // the next line is no record
-		{"run.jsonl", "x}\n" + `["schema",1,"id","b"]` + "\n", "jsonl"},                   // nor is it
-		{"run.jsonl", "x}\ny}\n" + `{"schema":1,"id":"b"}` + "\n", "jsonl"},               // one line only is looked past
+		{"run.jsonl", "x}\n" + `{"q":"generic"}` + "\n", "jsonl"},           // the next line is no record
+		{"run.jsonl", "x}\n" + `["schema",1,"id","b"]` + "\n", "jsonl"},     // nor is it
+		{"run.jsonl", "x}\ny}\n" + `{"schema":1,"id":"b"}` + "\n", "jsonl"}, // one line only is looked past
+		// The line looked past holds two records joined: they tell it, not the line after them.
+		{"run.jsonl", "x}\n" + `{"schema":1,"id":"a"}{"schema":1,"id":"b"}` + "\n" + `{"q":"generic"}` + "\n", "records"},
 		{"run.jsonl", `{"q":"generic"}` + "\n" + `{"schema":1,"id":"b"}` + "\n", "jsonl"}, // a first line that is JSON decides
 		{"run.json", "[\n" + `{"schema":1,"id":"a"},` + "\n" + `{"schema":1,"id":"b"}` + "\n]", "records"},
 		{"run.json", "[\n  {\n    \"schema\": 1,\n    \"id\": \"a\",\n", "records"}, // indented

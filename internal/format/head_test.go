@@ -36,9 +36,12 @@ func TestFirstObject(t *testing.T) {
 		{`{"data": ["t", {"title": "t"}], "x": [1]}`, true, `{"data": ["t", {"title": "t"}], "x": [1]}`},
 		{`{"data": [null, 1], "x": {}}`, true, `{"data": [null, 1], "x": {}}`},
 		{`{"data": [[1]], "x": 1}`, true, `{"data": [[1]], "x": 1}`},
-		{long + "\n" + `{"b": 1}`, false, long},                                // longer than the buffer's 4096 bytes
-		{"[" + long + `, {"b": 1}]`, false, "[" + long},                        // likewise
-		{`{"a": "cut` + "\n" + `{"b": 1}`, false, `{"a": "cut` + "\n"},         // a line cut in a string
+		{long + "\n" + `{"b": 1}`, false, long},                        // longer than the buffer's 4096 bytes
+		{"[" + long + `, {"b": 1}]`, false, "[" + long},                // likewise
+		{`{"a": "cut` + "\n" + `{"b": 1}`, false, `{"a": "cut` + "\n"}, // a line cut in a string
+		{"{\"a\": \"x\x1f\"}\n{\"b\": 1}", false, "{\"a\": \"x\x1f"},   // any control character
+		{`{"a": {}"b": 1}` + "\n" + `{"b": 1}`, false, `{"a": {}"`},    // a key after a value, no comma
+		{`{"a": ["x"]"b": 1}` + "\n" + `{"b": 1}`, false, `{"a": ["x"]"`},
 		{`{"a": "cut"` + "\n" + `{"b": 1}`, false, `{"a": "cut"` + "\n" + `{`}, // a line cut after a value
 		{`{"a": [1]` + "\n" + `{"b": 1}`, false, `{"a": [1]` + "\n" + `{`},     // likewise
 		{`x"}` + "\n" + `{"b": 1}`, false, `x`},                                // a line cut at its start
@@ -121,6 +124,8 @@ func TestDetectHead(t *testing.T) {
 		{record + "\r" + record + "\r", record},
 		{record + " \r" + record + "\r", record},
 		{record, record},
+		{record + " \t", record}, // the input ended in the blanks after it
+		{" " + record + "  ", " " + record},
 	} {
 		whole, _, err := Head(bufio.NewReader(strings.NewReader(tt.in)))
 		slow, _, _ := Head(bufio.NewReader(iotest.OneByteReader(strings.NewReader(tt.in))))
