@@ -63,6 +63,9 @@ func TestDetectByName(t *testing.T) {
 		{"g.jsonl", `{"_id":{"$oid":"5a8b"},"question":"q","answers":["a"],"supporting_facts":[["T",0]]}`, "jsonl"},
 		{"g.jsonl", `{"id":"g1","question":"q","answers":["a"],"supporting_facts":[["T",0]],"meta":{"sent_id":[0]}}`, "jsonl"},
 		{"g.jsonl", `{"id":"g1","question":"q","answers":["a"],"supporting_facts":[["T",0]],"sent_id":0}`, "jsonl"},
+		// Facts laid out as the Hugging Face export lays them out, but no string id beside them.
+		{"g.jsonl", `{"id":7,"question":"q","supporting_facts":{"title":["A"],"sent_id":[0]}}`, "jsonl"},
+		{"g.jsonl", `{"question":"q","supporting_facts":{"title":["A"],"sent_id":[0]}}`, "jsonl"},
 		{"g.jsonl", `{"id":"g1","question":"q","answers":["a"],"supporting_facts":[["T",0]]}` + "\n" + `{"_id":"g2","question":"q","answers":["a"],"supporting_facts":[["T",0]]}`, "jsonl"},
 		{"g.jsonl", `{"_id":"g1","question":"q","answers":["a"],"meta":{"supporting_facts":[["T",0]]}}`, "jsonl"},
 		{"g.json", `[{"doc":{"_id":"x","supporting_facts":[["T",0]]},"resps":[]}]`, ""},
@@ -176,6 +179,8 @@ func TestDetectByName(t *testing.T) {
 		{"dev.jsonl", `{"id":"DEV_0","context":"长江是中国最长的河流。","question":"长江是什么？","answers":{"text":["河流"],"answer_start":[7]}}`, "cmrc2018"},
 		{"rows.jsonl", `{"id":"1","context":"c","question":"q?","answers":["a"]}`, "jsonl"},
 		{"rows.jsonl", `{"id":"1","question":"q?","answers":{"text":["a"],"answer_start":[0]}}`, "jsonl"}, // no context
+		{"rows.jsonl", `{"id":"1","context":"c","question":"q?","answers":{"text":["a"]}}`, "jsonl"},      // no starts
+		{"rows.jsonl", `{"id":"1","context":"c","question":"q?","answers":{"text":["a"],"answer_start":0}}`, "jsonl"},
 		{"samples_task.jsonl", `{"doc_id":0,"doc":{"id":"1","title":"T","context":"c","question":"q?","answers":{"text":["a"],"answer_start":[0]}},"resps":[["a"]]}`, "jsonl"},
 		{"rows.jsonl", `{"id":"1","title":"T","context":"` + strings.Repeat("c", HeadSize), "jsonl"}, // cut before its answers
 		// LoCoMo's file as released, laid out over lines, its first sample's questions first.
