@@ -66,11 +66,14 @@ func TestLoadsError(t *testing.T) {
 		{"[1,,2]", 3, "expecting value"},
 		{"[1 2]", 3, "expecting ',' delimiter"},
 		{"1e", 1, "extra data"},
+		// Nesting past maxDepth is refused (Python's RecursionError comes far sooner).
+		{strings.Repeat("[", maxDepth+2) + strings.Repeat("]", maxDepth+2), maxDepth + 1, "nested too deeply"},
+		{strings.Repeat(`{"a":`, maxDepth+2), (maxDepth + 1) * 5, "nested too deeply"},
 	} {
 		_, err := Loads(tt.raw)
 		var e *Error
 		if !errors.As(err, &e) || e.Offset != tt.offset || e.Msg != tt.msg {
-			t.Errorf("Loads(%q) error = %v, want %s at byte %d", tt.raw, err, tt.msg, tt.offset)
+			t.Errorf("Loads(%.60q) error = %v, want %s at byte %d", tt.raw, err, tt.msg, tt.offset)
 		}
 	}
 }
