@@ -68,6 +68,38 @@ func TestReplyTooLarge(t *testing.T) {
 	}
 }
 
+// TestReplyOfTheLimit: a reply of maxReplyBody bytes exactly is read, and answers; one a byte
+// longer is too large.
+func TestReplyOfTheLimit(t *testing.T) {
+	old := maxReplyBody
+	maxReplyBody = 1 << 20
+	t.Cleanup(func() { maxReplyBody = old })
+	// okReply with its content "ok" padded to make the reply n bytes long.
+	of := func(n int) string {
+		pad := strings.Repeat("A", n-len(okReply))
+		return strings.Replace(okReply, `"content":"ok"`, `"content":"ok`+pad+`"`, 1)
+	}
+	for _, tc := range []struct {
+		size int
+		want string // the error's end, "" for the answer
+	}{
+		{1 << 20, ""},
+		{1<<20 + 1, "the server's reply (status 200) is larger than 1 MiB, more than any model's reply: a server or proxy that sends without end"},
+	} {
+		srv, calls := replayServer(t, []string{of(tc.size)}, nil)
+		resp, err := retryingOpenAI(t, srv.URL, 2).Generate(context.Background(), testRequest("openai", "gpt-4o-mini"))
+		switch {
+		case tc.want == "" && (err != nil || len(resp.Text) != 1<<20-len(okReply)+2):
+			t.Errorf("a reply of %d bytes: text of %d bytes, %v; want the answer", tc.size, len(resp.Text), err)
+		case tc.want != "" && (err == nil || !strings.HasSuffix(err.Error(), tc.want)):
+			t.Errorf("a reply of %d bytes: text of %d bytes, %v; want an error ending %q", tc.size, len(resp.Text), err, tc.want)
+		}
+		if got := calls.Load(); got != 1 {
+			t.Errorf("a reply of %d bytes: %d requests, want 1 (not retried)", tc.size, got)
+		}
+	}
+}
+
 // TestEmbedReplyNotLimited: an embedding call's reply is read whole whatever its length, which
 // grows with the texts and the model sent (text-embeddings-inference's /embed_all, a vector per
 // token: 32 texts of 300 tokens at 4,096 dimensions are some 400 MB): the limit of a chat reply
