@@ -669,3 +669,30 @@ func TestBackoffCapped(t *testing.T) {
 		}
 	}
 }
+
+// TestTransportRetryAfterMsCapped: a Retry-After-Ms past MaxWait waits MaxWait, as a Retry-After
+// past it does: Azure OpenAI's 429 may ask for minutes, and the run waits no longer than its cap.
+func TestTransportRetryAfterMsCapped(t *testing.T) {
+	var calls atomic.Int64
+	srv := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		io.Copy(io.Discard, r.Body)
+		w.Header().Set("Content-Type", "application/json")
+		if calls.Add(1) > 1 {
+			io.WriteString(w, okReply)
+			return
+		}
+		w.Header().Set("Retry-After-Ms", "90000")
+		w.WriteHeader(429)
+		io.WriteString(w, `{"error":{"message":"rate limited"}}`)
+	}))
+	defer srv.Close()
+	var s sleeps
+	tr := NewTransport(TransportConfig{MaxRetries: 1, MaxWait: time.Minute, Seed: 1, Sleep: s.sleep})
+	c, _ := New(context.Background(), Config{Provider: "openai", BaseURL: srv.URL, APIKey: testKey, HTTPClient: tr.Client()})
+	if _, err := c.Generate(context.Background(), testRequest("openai", "m")); err != nil {
+		t.Fatal(err)
+	}
+	if want := []time.Duration{time.Minute}; !slices.Equal(s.d, want) {
+		t.Errorf("waits = %v, want %v (Retry-After-Ms 90000 capped at MaxWait)", s.d, want)
+	}
+}
