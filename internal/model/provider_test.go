@@ -386,6 +386,16 @@ func TestReplyAccounting(t *testing.T) {
 			usage: record.Usage{InputTokens: 107, OutputTokens: 5}, unstreamed: true},
 		{name: "gemini thoughts without a total, unstreamed", w: wires[3], reply: gemini(`{"text":"Paris"}`, "STOP", `{"promptTokenCount":1000,"candidatesTokenCount":50,"thoughtsTokenCount":500}`),
 			usage: record.Usage{InputTokens: 1000, OutputTokens: 550}, unstreamed: true},
+		// A usage whose total holds thoughts that no count of its own gives (a proxy that drops
+		// thoughtsTokenCount, or an OpenAI-compatible server that leaves them out of
+		// completion_tokens): the rest of the total is output, which they are billed as.
+		{name: "gemini thoughts in the total alone", w: wires[3], reply: gemini(`{"text":"Paris"}`, "STOP", `{"promptTokenCount":8,"candidatesTokenCount":2,"totalTokenCount":110}`),
+			usage: record.Usage{InputTokens: 8, OutputTokens: 102}},
+		{name: "openai thoughts in the total alone", w: wires[0], reply: `{"id":"c","object":"chat.completion","created":1,"model":"m","choices":[{"index":0,"message":{"role":"assistant","content":"Paris"},"finish_reason":"stop"}],"usage":{"prompt_tokens":12,"completion_tokens":3,"total_tokens":40}}`,
+			usage: record.Usage{InputTokens: 12, OutputTokens: 28}},
+		// A cache count past the prompt's, from a broken server or proxy: at most the prompt.
+		{name: "gemini cached past the prompt", w: wires[3], reply: gemini(`{"text":"Paris"}`, "STOP", `{"promptTokenCount":4100,"candidatesTokenCount":2,"totalTokenCount":4102,"cachedContentTokenCount":5000}`),
+			usage: record.Usage{InputTokens: 4100, OutputTokens: 2, CachedInputTokens: 4100}},
 		// Anthropic counts its prompt cache's tokens apart from input_tokens: a gateway that
 		// caches (OpenRouter) makes them the prompt's most.
 		{name: "anthropic prompt cache", w: wires[1], reply: `{"id":"msg_1","type":"message","role":"assistant","model":"claude-sonnet-4-5","content":[{"type":"text","text":"Paris"}],"stop_reason":"end_turn","usage":{"input_tokens":10,"cache_creation_input_tokens":3000,"cache_read_input_tokens":20000,"output_tokens":30}}`,
