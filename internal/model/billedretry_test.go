@@ -42,6 +42,8 @@ func TestRetriedFailedGenerationsArePaid(t *testing.T) {
 	}{
 		{name: "two failures, then an answer", replies: []string{failed, failed, ok},
 			billed: []record.Usage{fail, fail, answer}, spent: 36},
+		{name: "a failure, then an answer", replies: []string{failed, ok},
+			billed: []record.Usage{fail, answer}, spent: 24},
 		{name: "a failure throughout", replies: []string{failed}, genFail: true,
 			billed: []record.Usage{fail, fail, fail}, spent: 36},
 		{name: "a failure, then a status that fails", replies: []string{failed, gone}, status: []int{200, 502, 502},
