@@ -114,3 +114,32 @@ func TestDryRunWarning(t *testing.T) {
 		}
 	}
 }
+
+// TestBudgetFreeCachedRate: a --prices file that gives a cached rate of 0 makes the prompt tokens
+// the provider served from its cache free, as an input rate of 0 makes the input, where a cached
+// rate left out prices them at the input rate.
+func TestBudgetFreeCachedRate(t *testing.T) {
+	// 2006 prompt tokens, 1920 of them from OpenAI's prompt cache.
+	reply := `{"id":"c","object":"chat.completion","created":1,"model":"m","choices":[{"index":0,"message":{"role":"assistant","content":"Paris"},"finish_reason":"stop"}],"usage":{"prompt_tokens":2006,"completion_tokens":3,"total_tokens":2009,"prompt_tokens_details":{"cached_tokens":1920}}}`
+	for _, tc := range []struct {
+		file string
+		want float64
+	}{
+		{"m: {input: 1000000, output: 0, cached: 0}", 86},
+		{"m: {input: 1000000, output: 0}", 2006},
+		{"m: {input: 1000000, output: 0, cached: 500000}", 1046},
+	} {
+		prices, err := ParsePrices([]byte(tc.file))
+		if err != nil {
+			t.Fatal(err)
+		}
+		srv, _ := replayServer(t, []string{reply}, nil)
+		b := &Budget{MaxUSD: 1e6, Prices: prices}
+		if _, err := b.Wrap(retryingOpenAI(t, srv.URL, 0)).Generate(context.Background(), testRequest("openai", "m")); err != nil {
+			t.Fatal(err)
+		}
+		if got := b.Spent(); got != tc.want {
+			t.Errorf("--prices %q: Spent() = %v, want %v", tc.file, got, tc.want)
+		}
+	}
+}
