@@ -64,3 +64,35 @@ func TestLatencyFromClock(t *testing.T) {
 		}
 	}
 }
+
+// TestLatencyOfCachedFailure: a reply that is no answer but that the cache keeps (one cut in its
+// thinking, which the same max_tokens would cut again) has the latency of its call when asked, and
+// none when the cache serves it, as an answer served from there has none.
+func TestLatencyOfCachedFailure(t *testing.T) {
+	srv := faultServer(t)
+	args := []string{"qa-predict", "--provider", "openai", "--model", "gpt-4o-mini", "--base-url", srv.URL,
+		"--api-key-file", keyFile(t), "--cache", t.TempDir() + "/cache.db"}
+	for i, want := range []struct {
+		cached  bool
+		latency int64
+	}{{false, 1250}, {true, 0}} {
+		var stdout bytes.Buffer
+		clock := &stepClock{t: time.Date(2026, 1, 2, 3, 4, 5, 0, time.UTC), step: 1250 * time.Millisecond}
+		a := &app{stdin: strings.NewReader(input(1, map[int]string{0: "thinkcut"})), stdout: &stdout, stderr: io.Discard, now: clock.now}
+		if err := a.execute(context.Background(), args); err == nil {
+			t.Fatalf("run %d: no error, want exit 3 for the cut reply", i+1)
+		}
+		recs := readRecords(t, stdout.Bytes())
+		if len(recs) != 1 {
+			t.Fatalf("run %d: %d records, want 1", i+1, len(recs))
+		}
+		p := recs[0].Prediction
+		if !strings.Contains(p.Error, "reply cut in its thinking") || p.Usage == nil || p.Cached != want.cached || p.LatencyMS != want.latency {
+			t.Errorf("run %d: error %q, usage %v, cached %v, latency_ms %d; want the cut, with usage, cached %v, latency_ms %d",
+				i+1, p.Error, p.Usage, p.Cached, p.LatencyMS, want.cached, want.latency)
+		}
+	}
+	if n := srv.calls.Load(); n != 1 {
+		t.Errorf("the server saw %d calls over two runs, want 1: the cache serves the second", n)
+	}
+}
