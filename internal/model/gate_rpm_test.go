@@ -53,7 +53,11 @@ func TestRPMCountsSendAfterGate(t *testing.T) {
 	go func() { defer wg.Done(); call("slow") }()
 	<-slowIn
 	go func() { defer wg.Done(); call("a") }() // 429, then its retry waits at the gate
-	for tr.Concurrency() != 1 || clock.Now().Sub(clock.t0) < time.Second {
+	for deadline := time.Now().Add(30 * time.Second); tr.Concurrency() != 1 || clock.Now().Sub(clock.t0) < time.Second; {
+		if time.Now().After(deadline) { // a 429 that no longer lowers the gate would hang here
+			close(slowOut) // so that the server can close
+			t.Fatalf("after a 429: concurrency %d, clock at %v; want 1, past 1s", tr.Concurrency(), clock.Now().Sub(clock.t0))
+		}
 		time.Sleep(time.Millisecond)
 	}
 	time.Sleep(50 * time.Millisecond) // the retry is waiting at the gate
