@@ -71,9 +71,10 @@ type stubClient struct{ resp Response }
 
 func (c stubClient) Generate(context.Context, Request) (Response, error) { return c.resp, nil }
 
-// TestBudgetCharges: a reply is charged at the price of the model the server names, else at the
-// requested model's when the server's name has none (a deployment's own name); a reply served
-// from a cache costs nothing.
+// TestBudgetCharges: a reply is charged at the price of its Response.Model, else at the requested
+// model's when that name has none; a reply served from a cache costs nothing. (The chat client
+// sets Response.Model to the requested model, so the first rule matters only to a Client that
+// names another: the stub here.)
 func TestBudgetCharges(t *testing.T) {
 	prices := Prices{"m": {Input: 1_000_000}, "n": {Input: 2_000_000}} // $1 and $2 a prompt token
 	usage := record.Usage{InputTokens: 1, OutputTokens: 1}
