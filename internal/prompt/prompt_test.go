@@ -95,8 +95,10 @@ func TestFillErrors(t *testing.T) {
 	if _, err := tm.Fill(map[string]string{"question": "q"}); err == nil {
 		t.Error("Fill with missing placeholders: no error")
 	}
-	if _, err := tm.Fill(map[string]string{"question": "q", "gold_answer": "", "generated_answer": "", "x": ""}); err == nil {
-		t.Error("Fill with an undeclared name: no error")
+	// The error names the undeclared name, not one of the declared ones beside it.
+	_, err := tm.Fill(map[string]string{"question": "q", "gold_answer": "", "generated_answer": "", "x": ""})
+	if want := "prompt mem0/judge_user.txt: {x} is not a placeholder"; err == nil || err.Error() != want {
+		t.Errorf("Fill with an undeclared name: %v, want %s", err, want)
 	}
 }
 
