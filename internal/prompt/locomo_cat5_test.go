@@ -1,8 +1,11 @@
 package prompt
 
 import (
+	"encoding/json"
+	"slices"
 	"testing"
 
+	"github.com/qapipe/qapipe/pkg/record"
 	"github.com/qapipe/qapipe/pkg/textnorm"
 )
 
@@ -75,6 +78,31 @@ func TestLoCoMoQuestionBraces(t *testing.T) {
 			t.Errorf("LoCoMoQuestion(%q, %d): %v, want %q", tt.question, tt.category, err, tt.want)
 		case got != tt.want:
 			t.Errorf("LoCoMoQuestion(%q, %d) = %q, want %q", tt.question, tt.category, got, tt.want)
+		}
+	}
+}
+
+// TestLoCoMoAskOfOptions: the options a category-5 ask gives for reading the reply are in the
+// order its question offers them, so that "a" is the option written (a).
+func TestLoCoMoAskOfOptions(t *testing.T) {
+	rec := &record.Record{ID: "locomo:c:0", Question: "What did Caro paint?", Answers: []string{"a lake"},
+		Meta: map[string]json.RawMessage{"category": json.RawMessage(`5`), "adversarial_answer": json.RawMessage(`"a lake"`)}}
+	for _, tt := range []struct {
+		abstainFirst bool
+		text         string
+		options      []string
+	}{
+		{true, "What did Caro paint? Select the correct answer: (a) Not mentioned in the conversation (b) a lake. ",
+			[]string{LoCoMoAbstainOption, "a lake"}},
+		{false, "What did Caro paint? Select the correct answer: (a) a lake (b) Not mentioned in the conversation. ",
+			[]string{"a lake", LoCoMoAbstainOption}},
+	} {
+		ask, err := LoCoMoAskOf(rec, tt.abstainFirst)
+		if err != nil || ask.Category != 5 || ask.Text != tt.text || !slices.Equal(ask.Options, tt.options) {
+			t.Errorf("abstainFirst %v: %+v, %v\nwant text %q, options %q", tt.abstainFirst, ask, err, tt.text, tt.options)
+		}
+		if got := LoCoMoCat5Answer("(a)", ask.Options); got != tt.options[0] {
+			t.Errorf("abstainFirst %v: reply (a) reads %q, want %q", tt.abstainFirst, got, tt.options[0])
 		}
 	}
 }

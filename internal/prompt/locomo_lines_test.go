@@ -31,3 +31,20 @@ func TestLoCoMoBatchAnswersLineCount(t *testing.T) {
 		}
 	}
 }
+
+// TestLoCoMoBatchAnswersLastLine: the last reading takes the reply's last line too. In this
+// reply, whose single quotes outnumber its double ones, process_ouput reads the dict {"0": "x",
+// "2": "y"}; question 1 is not in it and the reply itself is no JSON, so LoCoMo's script reads
+// line 2, the JSON string "'2': 'y'}", and stores its first character (run in Python 3.11).
+func TestLoCoMoBatchAnswersLastLine(t *testing.T) {
+	reply := "{'0': 'x',\n\"'2': 'y'}\""
+	got, err := prompt.LoCoMoBatchAnswers(reply, []prompt.LoCoMoAsk{{Category: 1}, {Category: 1}})
+	if err != nil || len(got) != 2 {
+		t.Fatalf("LoCoMoBatchAnswers(%q) = %+v, %v", reply, got, err)
+	}
+	for k, want := range []string{"x", "'"} {
+		if got[k].Err != nil || got[k].Text != want {
+			t.Errorf("question %d = %q, %v; want %q", k, got[k].Text, got[k].Err, want)
+		}
+	}
+}
