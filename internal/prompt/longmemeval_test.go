@@ -343,3 +343,50 @@ func TestLongMemEvalRetrievedTurnWithoutUnderscore(t *testing.T) {
 	want := "\n### Session 1:\nSession Date: d2\nSession Content:\n\n" + `[{"role": "user", "content": "u2"}]` + "\n"
 	checkHistory(t, rec, HistoryOptions{Retriever: RetrieverFlatTurn}, want)
 }
+
+// TestLongMemEvalExpansionNoansID: a key expansion takes a block's retrieval text by the corpus
+// id as the log ranks it, "noans_" and all, though the block is found as "answer_".
+func TestLongMemEvalExpansionNoansID(t *testing.T) {
+	rec := flatRecord("noans_a_1")
+	rec.SetMeta(LongMemEvalRetrievalTextsMeta, []string{"fact"})
+	a := `[{"role": "user", "content": "u1"}, {"role": "assistant", "content": "a1"}, {"role": "user", "content": "u2"}]`
+	checkHistory(t, rec, HistoryOptions{Retriever: RetrieverFlatSession, KeyExpansion: "merge"},
+		"\n### Session 1:\nSession Date: d2\nSession Content:\n\n{\"session_summary_facts\": \"fact\", \"original_session\": "+a+"}\n")
+}
+
+// TestLongMemEvalReplaceUserOnlyTurns: flat-turn has no user-only reading, but under replace
+// its blocks are the retrieval texts alone, which user-only leaves as they are.
+func TestLongMemEvalReplaceUserOnlyTurns(t *testing.T) {
+	rec := flatRecord("answer_a_1_1", "sharegpt_b_1")
+	rec.SetMeta(LongMemEvalRetrievalTextsMeta, []string{"t1", "t2"})
+	want := "\n### Session 1:\nSession Date: d1\nSession Content:\n\n\"t2\"\n" + "\n### Session 2:\nSession Date: d2\nSession Content:\n\n\"t1\"\n"
+	for _, userOnly := range []bool{false, true} {
+		checkHistory(t, rec, HistoryOptions{Retriever: RetrieverFlatTurn, KeyExpansion: "replace", UserOnly: userOnly}, want)
+	}
+}
+
+// TestLongMemEvalMetaHaystack: meta haystack_dates must be as many as meta haystack_sessions,
+// neither fewer nor more; and a record whose sessions are in meta is not read back from its
+// passages' text, whatever its passages are.
+func TestLongMemEvalMetaHaystack(t *testing.T) {
+	for _, dates := range []string{`[]`, `["d1", "d2"]`} {
+		rec := &record.Record{Meta: map[string]json.RawMessage{
+			"haystack_sessions": json.RawMessage(`[[{"role": "user", "content": "hi"}]]`),
+			"haystack_dates":    json.RawMessage(dates)}}
+		if s, err := LongMemEvalSessions(rec); err == nil || !strings.Contains(err.Error(), "haystack_dates does not match") {
+			t.Errorf("dates %s for one session: %+v, %v; want an error", dates, s, err)
+		}
+	}
+	rec := &record.Record{Context: []record.Passage{{Text: "user: hi"}}}
+	if !RebuiltFromText(rec) {
+		t.Error("text passages alone: not rebuilt from text")
+	}
+	rec.Meta = map[string]json.RawMessage{"haystack_sessions": json.RawMessage(`[[{"role": "user", "content": "hi"}]]`),
+		"haystack_dates": json.RawMessage(`["d1"]`)}
+	if RebuiltFromText(rec) {
+		t.Error("meta haystack_sessions beside text passages: rebuilt from text")
+	}
+	if s, err := LongMemEvalSessions(rec); err != nil || len(s) != 1 || s[0].Date != "d1" || string(s[0].Turns[0]) != `{"role": "user", "content": "hi"}` {
+		t.Errorf("meta haystack beside text passages: %+v, %v; want the meta session", s, err)
+	}
+}
