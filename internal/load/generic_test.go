@@ -175,6 +175,8 @@ func TestJSONLRepeatedKey(t *testing.T) {
 		{"mapped question", `{"id":"1","q":"x","q":"y"}`, nil, []string{`j.jsonl:1 (id "1"): field "q" is given twice`}},
 		{"meta", `{"id":"1","q":"x","note":1,"note":2}`, nil, []string{`j.jsonl:1 (id "1"): field "note" is given twice`}},
 		{"id", `{"id":"1","q":"x","id":"2"}`, nil, []string{`j.jsonl:1: field "id" is given twice`}},
+		{"two repeated: the first repeat named", `{"id":"1","q":"x","note":1,"tag":1,"tag":2,"note":2}`, nil,
+			[]string{`j.jsonl:1 (id "1"): field "tag" is given twice`}},
 		{"nested kept", `{"id":"1","q":"x","src":{"a":1,"a":2}}`, []string{"1"}, nil},
 		{"array", `[{"id":"1","q":"x"},` + "\n" + `{"id":"2","q":"x","q":"y"}]`, []string{"1"},
 			[]string{`j.jsonl:2 (id "2"): field "q" is given twice`}},
