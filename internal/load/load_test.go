@@ -220,6 +220,12 @@ func TestLoCoMoRecords(t *testing.T) {
 	if len(r.Context) != 19 {
 		t.Errorf("conv-26 has %d session passages, want 19 (it has 35 session dates)", len(r.Context))
 	}
+	// every session in number order (session_10 after session_9), not only the first
+	for i, p := range r.Context {
+		if want := fmt.Sprintf("session_%d", i+1); p.Title != want {
+			t.Errorf("conv-26 passage %d is %s, want %s", i, p.Title, want)
+		}
+	}
 	s := r.Context[0]
 	if s.Title != "session_1" || s.Date != "1:56 pm on 8 May, 2023" ||
 		!strings.HasPrefix(s.Text, "Caroline: Hey Mel! Good to see you! How have you been?\nMelanie: Hey Caroline!") {
