@@ -310,6 +310,7 @@ func TestSniffDelimiter(t *testing.T) {
 		{"question\n", ','},               // one column
 		{"a,b\tc\n", ','},                 // a tie
 		{"a;b\tc\n", '\t'},                // a tie without a comma
+		{"a;b,c\n", ','},                  // a tie of semicolons and commas
 		{"id\tquestion\tanswers", '\t'},   // no line end
 		{"", ','},
 	} {
