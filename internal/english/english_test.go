@@ -76,6 +76,8 @@ func TestClip(t *testing.T) {
 		{"aé", 2, "a…"}, // é is two bytes: cut before it, not inside
 		{"aé", 3, "aé"},
 		{"日本語", 4, "日…"},
+		{"é", 1, "…"}, // no whole character fits: the ellipsis alone
+		{"日本語", 2, "…"},
 		{"", 0, ""},
 	} {
 		if got := Clip(tc.s, tc.most); got != tc.want {

@@ -71,7 +71,8 @@ func TestSuggest(t *testing.T) {
 		// A judgment's mode for its MODE/MODEL name, as qa-judge names one run with --model.
 		{"evalearn", []string{"evalearn/gpt-4o", "other"}, "evalearn/gpt-4o"},
 		{"longmemeval", []string{"longmemeval/gpt-4o-2024-08-06"}, "longmemeval/gpt-4o-2024-08-06"},
-		{"evalearn", []string{"evalearn/gpt-4o", "evalearn/o3"}, ""}, // two models: a guess
+		{"evalearn", []string{"evalearn/gpt-4o", "evalearn/o3"}, ""},                        // two models: a guess
+		{"locomo", []string{"locomo-continuous", "locomo-continuous"}, "locomo-continuous"}, // one name listed twice
 		{"text", []string{"json", "evalearn-text"}, "evalearn-text"},
 		{"judge-model", judgeFlags, "model"},
 		{"judge-base-url", judgeFlags, "base-url"},
