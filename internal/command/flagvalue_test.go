@@ -38,6 +38,7 @@ func TestBadValue(t *testing.T) {
 		{[]string{"--count", "1_000"}, [2]string{}, `--count: want an integer, got "1_000"`},
 		{[]string{"--count", "0x"}, [2]string{}, `--count: want an integer, got "0x"`},
 		{[]string{"--count", "+-1"}, [2]string{}, `--count: want an integer, got "+-1"`},
+		{[]string{"--count", "+-0x1"}, [2]string{}, `--count: want an integer, got "+-0x1"`}, // two signs: no prefix after one
 		{[]string{"--count", "-"}, [2]string{}, `--count: want an integer, got "-"`},
 		{[]string{"--count", "99999999999999999999"}, [2]string{},
 			`--count: want an integer from -9223372036854775808 to 9223372036854775807, got "99999999999999999999"`},
