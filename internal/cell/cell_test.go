@@ -57,6 +57,7 @@ func TestMarkdown(t *testing.T) {
 		{"<b>bold</b>", `\<b>bold\</b>`},
 		{"<http://x.io> <1@x.io> <!-- c --> x<y", `\<http://x.io> \<1@x.io> \<!-- c --> x\<y`},
 		{"(< 30) q->a > q", "(< 30) q->a > q"},
+		{"a <", "a <"}, // nothing after it to make a tag of
 		{"&lt; &#60;", `\&lt; \&#60;`},
 		{"A & B", "A & B"},
 		{"&Zeta; &AMP; &zwj; &a &@ &", `\&Zeta; \&AMP; \&zwj; \&a &@ &`},
@@ -86,6 +87,8 @@ func TestTrim(t *testing.T) {
 		{[]string{"b ", " c  ", "\n", "   \n"}, "b  c\n\n"},
 		{[]string{"x", " ", " ", "y\n", "z"}, "x  y\nz"},
 		{[]string{"  lead\n"}, "  lead\n"},
+		{[]string{"a  \nb"}, "a\nb"}, // a line's end drops its spaces, not holds them for the next
+		{[]string{"a ", "\n", "b"}, "a\nb"},
 	} {
 		var b strings.Builder
 		w := Trim(&b)
