@@ -95,6 +95,7 @@ func TestCacheKeepsByBytes(t *testing.T) {
 		{big(6002, "ij"), []int{3000, 2000}},       // larger than Bytes: not kept
 		{big(1000, "kl"), []int{1000, 3000, 2000}}, // exactly Bytes in all
 		{big(2000, "ef"), []int{2000, 1000, 3000}}, // found, and now the newest
+		{big(6000, "mn"), []int{6000}},             // exactly Bytes alone: kept, the others go
 	} {
 		m.get(&c, tc.key)
 		if got := c.Sizes(); !slices.Equal(got, tc.want) {
