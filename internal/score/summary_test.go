@@ -552,6 +552,26 @@ func TestExact(t *testing.T) {
 	}
 }
 
+// TestNum: the people's formats write a figure with four decimals, one of a billion or more (a
+// perplexity can reach 1e300) in exponent form from exactly 1e9 up, and none as "-".
+func TestNum(t *testing.T) {
+	for _, tt := range []struct {
+		v    float64
+		want string
+	}{
+		{0, "0.0000"}, {0.12345, "0.1235"}, {1, "1.0000"}, {-0.5, "-0.5000"},
+		{999999999.5, "999999999.5000"}, {1e9, "1.0000e+09"}, {-1e9, "-1.0000e+09"},
+		{1.66036e152, "1.6604e+152"},
+	} {
+		if got := num(&tt.v); got != tt.want {
+			t.Errorf("num(%v) = %q, want %q", tt.v, got, tt.want)
+		}
+	}
+	if got := num(nil); got != "-" {
+		t.Errorf("num(nil) = %q, want -", got)
+	}
+}
+
 // TestLoCoMoSummaryAsStatsFile: the LoCoMo section gives the figures of the stats file LoCoMo's
 // evaluate_qa.py writes: each question's F1 stored as round(f1, 3) (numpy's rounding for category
 // 1, whose F1 is a numpy mean: 0.0055 → 0.006; Python's for the others: 0.0055 → 0.005), summed per
