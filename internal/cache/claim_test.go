@@ -495,13 +495,10 @@ func TestClaimRenewedBatch(t *testing.T) {
 	}
 }
 
-// TestClaimsCountStoring: a Claims counts as a reply to store (interrupt.Storing) from the
-// moment its first claim is written until its last is let go in the file, and not at all when
-// it claims nothing (every key held by another process).
-func TestClaimsCountStoring(t *testing.T) {
-	c := tempCache(t)
-	ctx, _ := interrupt.WithFinish(context.Background())
-	closed := func() bool {
+// storedClosed reports, when called, whether ctx's interrupt.Stored is closed: no reply is left
+// to store.
+func storedClosed(ctx context.Context) func() bool {
+	return func() bool {
 		select {
 		case <-interrupt.Stored(ctx):
 			return true
@@ -509,6 +506,15 @@ func TestClaimsCountStoring(t *testing.T) {
 			return false
 		}
 	}
+}
+
+// TestClaimsCountStoring: a Claims counts as a reply to store (interrupt.Storing) from the
+// moment its first claim is written until its last is let go in the file, and not at all when
+// it claims nothing (every key held by another process).
+func TestClaimsCountStoring(t *testing.T) {
+	c := tempCache(t)
+	ctx, _ := interrupt.WithFinish(context.Background())
+	closed := storedClosed(ctx)
 	answers := func([]byte) bool { return true }
 	_, h, _, err := c.Claim(ctx, []string{"k1", "k2"}, answers)
 	if err != nil {
@@ -546,14 +552,7 @@ func TestClaimsCountStoring(t *testing.T) {
 func TestClaimsCountStoringUntilLetGo(t *testing.T) {
 	c := tempCache(t)
 	ctx, _ := interrupt.WithFinish(context.Background())
-	closed := func() bool {
-		select {
-		case <-interrupt.Stored(ctx):
-			return true
-		default:
-			return false
-		}
-	}
+	closed := storedClosed(ctx)
 	_, h, _, err := c.Claim(ctx, []string{"k"}, func([]byte) bool { return true })
 	if err != nil || len(h.Keys()) != 1 {
 		t.Fatalf("Claim = %v, %v; want k claimed", h.Keys(), err)
