@@ -626,9 +626,9 @@ func TestTransportShouldRetryOnAnswer(t *testing.T) {
 	}
 }
 
-// TestTransportRetryAfterMsZero: a 429 whose Retry-After-Ms asks for no wait takes the backoff,
-// as one whose Retry-After does, not the wait of its rate-limit headers.
-func TestTransportRetryAfterMsZero(t *testing.T) {
+// rateLimitedOnce is an OpenAI server whose first reply is a 429 with Retry-After-Ms retryMs and,
+// unless "", X-Ratelimit-Reset-Requests reset, and whose later replies answer; it closes with t.
+func rateLimitedOnce(t *testing.T, retryMs, reset string) *httptest.Server {
 	var calls atomic.Int64
 	srv := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
 		io.Copy(io.Discard, r.Body)
@@ -637,12 +637,21 @@ func TestTransportRetryAfterMsZero(t *testing.T) {
 			io.WriteString(w, okReply)
 			return
 		}
-		w.Header().Set("Retry-After-Ms", "0")
-		w.Header().Set("X-Ratelimit-Reset-Requests", "20s")
+		w.Header().Set("Retry-After-Ms", retryMs)
+		if reset != "" {
+			w.Header().Set("X-Ratelimit-Reset-Requests", reset)
+		}
 		w.WriteHeader(429)
 		io.WriteString(w, `{"error":{"message":"rate limited"}}`)
 	}))
-	defer srv.Close()
+	t.Cleanup(srv.Close)
+	return srv
+}
+
+// TestTransportRetryAfterMsZero: a 429 whose Retry-After-Ms asks for no wait takes the backoff,
+// as one whose Retry-After does, not the wait of its rate-limit headers.
+func TestTransportRetryAfterMsZero(t *testing.T) {
+	srv := rateLimitedOnce(t, "0", "20s")
 	var s sleeps
 	c, _ := New(context.Background(), Config{Provider: "openai", BaseURL: srv.URL, APIKey: testKey, HTTPClient: testTransport(&s, 0).Client()})
 	if _, err := c.Generate(context.Background(), testRequest("openai", "m")); err != nil {
@@ -673,19 +682,7 @@ func TestBackoffCapped(t *testing.T) {
 // TestTransportRetryAfterMsCapped: a Retry-After-Ms past MaxWait waits MaxWait, as a Retry-After
 // past it does: Azure OpenAI's 429 may ask for minutes, and the run waits no longer than its cap.
 func TestTransportRetryAfterMsCapped(t *testing.T) {
-	var calls atomic.Int64
-	srv := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
-		io.Copy(io.Discard, r.Body)
-		w.Header().Set("Content-Type", "application/json")
-		if calls.Add(1) > 1 {
-			io.WriteString(w, okReply)
-			return
-		}
-		w.Header().Set("Retry-After-Ms", "90000")
-		w.WriteHeader(429)
-		io.WriteString(w, `{"error":{"message":"rate limited"}}`)
-	}))
-	defer srv.Close()
+	srv := rateLimitedOnce(t, "90000", "")
 	var s sleeps
 	tr := NewTransport(TransportConfig{MaxRetries: 1, MaxWait: time.Minute, Seed: 1, Sleep: s.sleep})
 	c, _ := New(context.Background(), Config{Provider: "openai", BaseURL: srv.URL, APIKey: testKey, HTTPClient: tr.Client()})
