@@ -40,7 +40,7 @@ func TestAnswerForms(t *testing.T) {
 // and stop words follow it, the sentence's first words that are not the question's, in the
 // best-ranked sentence that has such words: never the empty answer "", which declines.
 func TestAnswerFallback(t *testing.T) {
-	for _, tt := range []struct{ q, text, want string }{
+	checkAnswers(t, []answerCase{
 		{"Who wrote it?", "Ann wrote it.", "Ann"},
 		{"Who wrote the letter?", "Ann wrote the letter to him.", "Ann"}, // stop words alone after it
 		{"Who wrote the letter?", "Ann wrote the letter to her aunt.", "aunt"},
@@ -50,11 +50,7 @@ func TestAnswerFallback(t *testing.T) {
 		{"What instruments does Melanie play?", "You play any instruments? Yeah, I play clarinet!", "clarinet"},
 		// and so are the next ones: the first sentence down the ranking with other words answers
 		{"What instruments does Melanie play?", "Melanie, you play any instruments? Instruments? Melanie, play instruments? Does Melanie play? Yeah, I play clarinet!", "clarinet"},
-	} {
-		if got := Answer(tt.q, []record.Passage{{Text: tt.text}}); got != tt.want {
-			t.Errorf("Answer(%q) over %q = %q, want %q", tt.q, tt.text, got, tt.want)
-		}
-	}
+	})
 }
 
 // TestAnswerChinese: Chinese text, which has no spaces between words, is answered with a short

@@ -14,7 +14,7 @@ import (
 func TestAnswerOptions(t *testing.T) {
 	museums := "The Museum of Modern Art opened in 1929. The Metropolitan Museum of Art opened in 1870."
 	bands := "The Beatles were formed in 1960 in Liverpool. The Rolling Stones were formed in 1962 in London."
-	for _, tt := range []struct{ q, text, want string }{
+	checkAnswers(t, []answerCase{
 		{"Which band was formed first, the Beatles or the Rolling Stones?", bands, "the Beatles"},
 		{"Which band was formed later, the Beatles or the Rolling Stones?", bands, "the Rolling Stones"},
 		{"Which band is the oldest, the Rolling Stones or the Beatles?", bands, "the Beatles"},
@@ -33,53 +33,37 @@ func TestAnswerOptions(t *testing.T) {
 		{"Is the sky blue or green?", "The sky is blue today.", "blue"},
 		// a count is a number even when the question names two options
 		{"How many goals did Ann or Bob score?", "Ann and Bob scored 7 goals.", "7"},
-	} {
-		if got := Answer(tt.q, []record.Passage{{Text: tt.text}}); got != tt.want {
-			t.Errorf("Answer(%q) over %q = %q, want %q", tt.q, tt.text, got, tt.want)
-		}
-	}
+	})
 }
 
 // TestAnswerEntity: the entity taken is the longest run of capitalised words none of whose words
 // the question has ("Ada" of its "Ada's" included), the first of two as long; "I'm" is no
 // entity.
 func TestAnswerEntity(t *testing.T) {
-	for _, tt := range []struct{ q, text, want string }{
+	checkAnswers(t, []answerCase{
 		{"Who met at the park?", "at noon Ann Lee met Bob Ray at the park.", "Ann Lee"},
 		{"Who was Ada's tutor?", "The tutor of Lady Ada Lovelace was Tom Smith.", "Tom Smith"},
 		{"Who did Tom call?", "Tom said I'm calling the doctor.", "said I'm calling the doctor"},
-	} {
-		if got := Answer(tt.q, []record.Passage{{Text: tt.text}}); got != tt.want {
-			t.Errorf("Answer(%q) over %q = %q, want %q", tt.q, tt.text, got, tt.want)
-		}
-	}
+	})
 }
 
 // TestAnswerChineseClause: of a Chinese sentence's clauses that share as many characters with the
 // question, the first is read, and the run of characters not in the question is cut at 12.
 func TestAnswerChineseClause(t *testing.T) {
-	for _, tt := range []struct{ q, text, want string }{
+	checkAnswers(t, []answerCase{
 		{"猫做什么？", "猫吃鱼，猫喝水。", "吃鱼"},
 		{"猫做什么？", "猫吃了一条非常非常非常大的鱼呢。", "吃了一条非常非常非常大的"},
-	} {
-		if got := Answer(tt.q, []record.Passage{{Text: tt.text}}); got != tt.want {
-			t.Errorf("Answer(%q) over %q = %q, want %q", tt.q, tt.text, got, tt.want)
-		}
-	}
+	})
 }
 
 // TestAnswerSpeaker: a conversation turn's speaker, of up to three words, is no part of the
 // sentence read, so it is not taken for the answer.
 func TestAnswerSpeaker(t *testing.T) {
-	for _, tt := range []struct{ q, text, want string }{
+	checkAnswers(t, []answerCase{
 		{"Where did she go?", "Caroline: I went to Paris.", "Paris"},
 		{"Where did she go?", "Melanie Smith: I went to Paris.", "Paris"},
 		{"Where did she go?", "Anna Maria Smith: I went to Paris.", "Paris"},
-	} {
-		if got := Answer(tt.q, []record.Passage{{Text: tt.text}}); got != tt.want {
-			t.Errorf("Answer(%q) over %q = %q, want %q", tt.q, tt.text, got, tt.want)
-		}
-	}
+	})
 }
 
 // TestStem: a suffix is stripped only from a word that keeps more than three letters without
@@ -92,6 +76,19 @@ func TestStem(t *testing.T) {
 	} {
 		if got := stem(tt.w); got != tt.want {
 			t.Errorf("stem(%q) = %q, want %q", tt.w, got, tt.want)
+		}
+	}
+}
+
+// answerCase is a question, the one passage it is asked over, and the answer Answer must give.
+type answerCase struct{ q, text, want string }
+
+// checkAnswers asks each case's question over its passage.
+func checkAnswers(t *testing.T, cases []answerCase) {
+	t.Helper()
+	for _, tt := range cases {
+		if got := Answer(tt.q, []record.Passage{{Text: tt.text}}); got != tt.want {
+			t.Errorf("Answer(%q) over %q = %q, want %q", tt.q, tt.text, got, tt.want)
 		}
 	}
 }
