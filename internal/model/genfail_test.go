@@ -88,11 +88,7 @@ func TestGenerationFailed(t *testing.T) {
 			if err == nil {
 				t.Fatalf("Generate = %+v, want an error", resp)
 			}
-			for _, w := range tc.wantErr {
-				if !strings.Contains(err.Error(), w) {
-					t.Errorf("error %q lacks %q", err, w)
-				}
-			}
+			errorHas(t, err, tc.wantErr...)
 			if errors.Is(err, ErrEmptyReply) {
 				t.Errorf("error %q is an empty reply's", err)
 			}
@@ -107,5 +103,15 @@ func TestGenerationFailed(t *testing.T) {
 				t.Errorf("usage %+v (unknown %v), want every reply's, %+v", resp.Usage, resp.NoUsage, want)
 			}
 		})
+	}
+}
+
+// errorHas fails t for each of wants that err's text does not hold.
+func errorHas(t *testing.T, err error, wants ...string) {
+	t.Helper()
+	for _, w := range wants {
+		if !strings.Contains(err.Error(), w) {
+			t.Errorf("error %q lacks %q", err, w)
+		}
 	}
 }

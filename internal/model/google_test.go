@@ -64,11 +64,7 @@ func TestGoogleRetriesOnce(t *testing.T) {
 	if ce.Attempts != 3 {
 		t.Errorf("CallError counts %d attempts, want 3", ce.Attempts)
 	}
-	for _, want := range []string{"503", "The model is overloaded"} {
-		if !strings.Contains(err.Error(), want) {
-			t.Errorf("error %q lacks %q", err, want)
-		}
-	}
+	errorHas(t, err, "503", "The model is overloaded")
 	if strings.Contains(err.Error(), srv.URL) {
 		t.Errorf("error %q names the request URL", err)
 	}

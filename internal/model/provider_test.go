@@ -341,11 +341,7 @@ func TestCallErrorCause(t *testing.T) {
 		if err == nil {
 			t.Fatalf("%s: Generate succeeded", tc.name)
 		}
-		for _, w := range tc.want {
-			if !strings.Contains(err.Error(), w) {
-				t.Errorf("%s: error %q lacks %q", tc.name, err, w)
-			}
-		}
+		t.Run(tc.name, func(t *testing.T) { errorHas(t, err, tc.want...) })
 		if tc.not != "" && strings.Contains(err.Error(), tc.not) {
 			t.Errorf("%s: error %q names the earlier attempt's %q", tc.name, err, tc.not)
 		}
@@ -872,11 +868,7 @@ func TestInBandError(t *testing.T) {
 			if err == nil {
 				t.Fatalf("Generate = %+v, want an error", resp)
 			}
-			for _, w := range tc.wantErr {
-				if !strings.Contains(err.Error(), w) {
-					t.Errorf("error %q lacks %q", err, w)
-				}
-			}
+			errorHas(t, err, tc.wantErr...)
 			if strings.Contains(err.Error(), "network error") {
 				t.Errorf("error %q calls a reply a network error", err)
 			}
