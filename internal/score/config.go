@@ -486,6 +486,15 @@ func (cfg *config) parseMismatchRule(c *cli.Context, sel *selection) error {
 		return command.Usagef("--mismatches: the selected %s (%s) %s, computed over all records: no record has a score of its own for --mismatch-metric %s to compare with --below; add %s to --metrics",
 			english.Form(len(sel.corpus), "metric", "metrics"), strings.Join(sel.corpus, ", "), english.Form(len(sel.corpus), "is a corpus metric", "are corpus metrics"), name, name)
 	}
+	if k < 0 && !c.IsSet("mismatch-metric") {
+		// The user named no metric: say that this one is the default, and how to choose another.
+		choice := "one of them"
+		if len(sel.names) == 1 {
+			choice = sel.names[0]
+		}
+		return command.Usagef("--mismatches: --mismatch-metric's default, %s, is not among the selected metrics (%s): give --mismatch-metric %s, or add %s to --metrics",
+			name, strings.Join(sel.names, ", "), choice, name)
+	}
 	if k < 0 {
 		return command.Usagef("--mismatch-metric: %q is not among the selected metrics (%s)%s", name, strings.Join(sel.names, ", "),
 			english.DidYouMean(name, sel.names))
