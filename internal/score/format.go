@@ -358,7 +358,8 @@ func extensionsHelp() string {
 
 // summaryFormat returns the format of the summary written to the --summary file summary:
 // --format's (or QA_SUMMARY_FORMAT's) when given, else the one the file's extension names (before
-// a ".gz" ending, which compresses it: s.csv.gz is csv), else json. A --format that another extension names is kept, with a warning: --summary s.csv
+// a ".gz" ending, which compresses it: s.csv.gz is csv), else json (with a warning for a .tsv or
+// .tab name, which says tab-separated values, a format no summary has). A --format that another extension names is kept, with a warning: --summary s.csv
 // --format json is what was asked for, if not what the name says. .txt names no format of its
 // own (any of them is text): it takes table unless told, without a warning.
 //
@@ -378,6 +379,10 @@ func summaryFormat(c *cli.Context, summary string) string {
 	}
 	f := c.String("format")
 	if f == "" {
+		if byExt == "" && summary != "-" && (ext == ".tsv" || ext == ".tab") {
+			// A name that reads as tab-separated would otherwise get JSON without a word.
+			fmt.Fprintf(c.App.ErrWriter, "qa-score: warning: --summary %s: no summary format is tab-separated: writing json (--format csv writes comma-separated values)\n", summary)
+		}
 		if byExt == "" || summary == "-" {
 			return "json"
 		}
