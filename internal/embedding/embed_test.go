@@ -329,6 +329,11 @@ func TestValidate(t *testing.T) {
 		{Config{Provider: Ollama, Model: "m"}, []string{SBERT, BERTScore}, "--embed-provider tei"},
 		{Config{Provider: TEI, Model: "m", BaseURL: "http://127.0.0.1:1"}, []string{BERTScore}, ""},
 		{Config{Provider: TEI, Model: "m", BaseURL: "http://x", Batch: -1}, nil, "--embed-batch"},
+		{Config{Provider: TEI, Model: "m", BaseURL: "http://x", Batch: 0}, nil, ""},
+		// OpenAI's own endpoint needs a key; a compatible server given by its base URL may not.
+		{Config{Provider: OpenAI, Model: "m"}, nil, "no API key for openai's endpoint"},
+		{Config{Provider: OpenAI, Model: "m", APIKey: "sk-x"}, []string{SBERT}, ""},
+		{Config{Provider: OpenAI, Model: "m", BaseURL: "http://127.0.0.1:1/v1"}, []string{SBERT}, ""},
 	}
 	for _, tt := range tests {
 		err := tt.cfg.Validate(tt.metrics...)
