@@ -713,3 +713,47 @@ func TestCacheKeysEndpointAsNamed(t *testing.T) {
 		calls = f.total()
 	}
 }
+
+// TestCountMismatch: as many reference lists as predictions, else an error naming both counts
+// and no request.
+func TestCountMismatch(t *testing.T) {
+	f := newFake(t)
+	srv := f.start()
+	s := newScorer(t, Config{Provider: TEI, Model: "m", BaseURL: srv.URL})
+	for _, tt := range []struct {
+		preds []string
+		refs  [][]string
+		want  string
+	}{
+		{[]string{"a", "b"}, [][]string{{"a"}}, "2 predictions but 1 reference list"},
+		{[]string{"a"}, [][]string{{"a"}, {"b"}}, "1 prediction but 2 reference lists"},
+	} {
+		if _, err := s.SBERT(context.Background(), tt.preds, tt.refs); err == nil || err.Error() != tt.want {
+			t.Errorf("SBERT(%q, %q) = %v, want %q", tt.preds, tt.refs, err, tt.want)
+		}
+		if _, err := s.BERTScore(context.Background(), tt.preds, tt.refs, BERTOptions{}); err == nil || err.Error() != tt.want {
+			t.Errorf("BERTScore(%q, %q) = %v, want %q", tt.preds, tt.refs, err, tt.want)
+		}
+	}
+	if f.total() != 0 {
+		t.Errorf("%d requests made for mismatched calls, want 0", f.total())
+	}
+}
+
+// TestCallMixedDimensions: a call whose texts have embeddings of two dimensions, one from the
+// cache and one from a server since switched to another model, fails naming both, rather than
+// comparing vectors of different lengths.
+func TestCallMixedDimensions(t *testing.T) {
+	c := tempCache(t)
+	f := newFake(t)
+	srv := f.start()
+	s := newScorer(t, Config{Provider: TEI, Model: "m", BaseURL: srv.URL, Cache: c})
+	if _, err := s.SBERT(context.Background(), []string{"paris"}, [][]string{{}}); err != nil {
+		t.Fatal(err)
+	}
+	f.sentences["london"] = []float32{0, 1}
+	_, err := s.SBERT(context.Background(), []string{"paris"}, [][]string{{"london"}})
+	if want := "embeddings of dimensions 2 and 3 in one call"; err == nil || !strings.Contains(err.Error(), want) {
+		t.Errorf("SBERT over a cached 3-d vector and a fetched 2-d one = %v, want an error with %q", err, want)
+	}
+}

@@ -4,6 +4,7 @@ import (
 	"context"
 	"encoding/json"
 	"fmt"
+	"math"
 	"net/http"
 	"net/http/httptest"
 	"runtime"
@@ -83,5 +84,33 @@ func TestIDFBoundedMemory(t *testing.T) {
 	const all = refs * 3 * dim * 4
 	if peak > all/4 {
 		t.Errorf("IDF held %d KiB at a request, want well below the %d KiB of every reference's token embeddings", peak>>10, all>>10)
+	}
+}
+
+// TestIDFEmptyAndRepeatedReferences: an empty reference is a document holding only the special
+// tokens every text gets, and a reference repeated in a later round is counted again but not
+// fetched again. References "a", "", "a" (M = 3), one a round: df [CLS] = df [SEP] = 3 (idf 0),
+// df a = 2, idf ln(4/3).
+func TestIDFEmptyAndRepeatedReferences(t *testing.T) {
+	f := newFake(t)
+	srv := f.start()
+	sc := newScorer(t, Config{Provider: TEI, Model: "bert", BaseURL: srv.URL, Batch: 1, Parallel: 1})
+	idf, err := sc.IDF(context.Background(), [][]string{{"a", " "}, {"a"}})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if idf.Docs() != 3 {
+		t.Errorf("IDF counted %d references, want 3", idf.Docs())
+	}
+	for _, c := range []struct {
+		tok  int
+		want float64
+	}{{clsID, 0}, {sepID, 0}, {1, math.Log(4.0 / 3)}} {
+		if got := idf.Weight(c.tok); !near(got, c.want) {
+			t.Errorf("idf(%d) = %v, want %v", c.tok, got, c.want)
+		}
+	}
+	if n := f.count("/embed_all"); n != 1 {
+		t.Errorf("IDF made %d /embed_all requests, want 1 (\"a\" once)", n)
 	}
 }
