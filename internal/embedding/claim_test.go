@@ -304,8 +304,15 @@ func TestClaimAcrossProcesses(t *testing.T) {
 
 // TestClaimFailedRequestLetsGoAtOnce: when one of the requests a process makes for texts it
 // claimed after waiting fails, their claims go at once, not when its other requests end, so
-// that other processes do not wait on texts nobody is asking for.
+// that other processes do not wait on texts nobody is asking for: whether the server refused the
+// text on its own (400) or failed the request (401, which fails the call).
 func TestClaimFailedRequestLetsGoAtOnce(t *testing.T) {
+	for _, status := range []int{http.StatusBadRequest, http.StatusUnauthorized} {
+		t.Run(http.StatusText(status), func(t *testing.T) { claimFailedRequestLetsGoAtOnce(t, status) })
+	}
+}
+
+func claimFailedRequestLetsGoAtOnce(t *testing.T, status int) {
 	f := newFake(t)
 	second, londonIn := make(chan struct{}), make(chan struct{})
 	f.hold = func(in []string) int {
@@ -315,7 +322,7 @@ func TestClaimFailedRequestLetsGoAtOnce(t *testing.T) {
 			case <-londonIn:
 			case <-time.After(20 * time.Second): // see the wait for london below
 			}
-			return http.StatusBadRequest
+			return status
 		case slices.Equal(in, []string{"london"}):
 			close(londonIn)
 			<-second
@@ -367,7 +374,7 @@ func TestClaimFailedRequestLetsGoAtOnce(t *testing.T) {
 	}
 	letGo()
 	if r := <-done; r.err == nil {
-		t.Errorf("SBERT = %v, want the 400 of the request for paris", r.scores)
+		t.Errorf("SBERT = %v, want the %d of the request for paris", r.scores, status)
 	}
 	if n := claimsLeft(t, path); n != 0 {
 		t.Errorf("%d claims left, want none", n)
