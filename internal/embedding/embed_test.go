@@ -262,6 +262,9 @@ func TestZeroVectorNotCached(t *testing.T) {
 	if _, err := newScorer(t, cfg).SBERT(context.Background(), []string{"paris"}, [][]string{{"zero"}}); err == nil {
 		t.Fatal("SBERT against a zero vector = nil error")
 	}
+	if n, _ := c.Len(context.Background()); n != 1 {
+		t.Errorf("%d entries cached, want 1 (paris's; not the zero vector)", n)
+	}
 	f.sentences["zero"] = []float32{1, 1, 0}
 	s := newScorer(t, cfg)
 	got, err := s.SBERT(context.Background(), []string{"paris"}, [][]string{{"zero"}})

@@ -2,6 +2,7 @@ package embedding
 
 import (
 	"slices"
+	"strings"
 	"testing"
 
 	"github.com/google/go-cmp/cmp"
@@ -52,4 +53,38 @@ func FuzzDecodeTokens(f *testing.F) {
 			t.Fatalf("decodeVector accepted %d bytes", len(b))
 		}
 	})
+}
+
+// TestDecodeMalformed: cache entries no encoder writes are errors, never values.
+func TestDecodeMalformed(t *testing.T) {
+	for _, tt := range []struct {
+		name string
+		b    []byte
+	}{
+		{"one token of dimension 0", []byte{1, 0, 5, 0}},
+		{"special byte 2", []byte{1, 1, 5, 2, 0, 0, 0x80, 0x3f}},
+		{"truncated vectors", []byte{1, 2, 5, 0, 0, 0, 0x80, 0x3f}},
+	} {
+		if got, err := decodeTokens(tt.b); err == nil {
+			t.Errorf("decodeTokens(%s) = %+v, want an error", tt.name, got)
+		}
+	}
+	for _, b := range [][]byte{{}, {0, 0, 0x80}} {
+		if got, err := decodeVector(b); err == nil {
+			t.Errorf("decodeVector(% x) = %v, want an error", b, got)
+		}
+	}
+}
+
+// TestQuoteShort: a text is quoted whole up to 40 characters, else its first 40 and "…".
+func TestQuoteShort(t *testing.T) {
+	for in, want := range map[string]string{
+		"":                      `""`,
+		strings.Repeat("é", 40): `"` + strings.Repeat("é", 40) + `"`,
+		strings.Repeat("é", 41): `"` + strings.Repeat("é", 40) + `"…`,
+	} {
+		if got := quoteShort(in); got != want {
+			t.Errorf("quoteShort(%q) = %s, want %s", in, got, want)
+		}
+	}
 }

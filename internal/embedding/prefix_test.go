@@ -72,6 +72,24 @@ func TestPrefixSpaceCacheKeys(t *testing.T) {
 	}
 }
 
+// TestPrefixSpaceSentenceKeys: PrefixSpace changes only BERTScore's tokenization: sbert's
+// sentence vectors, cached without it, are found with it.
+func TestPrefixSpaceSentenceKeys(t *testing.T) {
+	c := tempCache(t)
+	f := newFake(t)
+	srv := f.start()
+	for i, prefix := range []bool{false, true} {
+		before := f.total()
+		sc := newScorer(t, Config{Provider: TEI, Model: "m", BaseURL: srv.URL, Cache: c, PrefixSpace: prefix})
+		if _, err := sc.SBERT(context.Background(), []string{"rome"}, [][]string{{"roma"}}); err != nil {
+			t.Fatal(err)
+		}
+		if n, want := f.total()-before, 1-i; n != want {
+			t.Errorf("run %d (prefix %v) made %d calls, want %d", i+1, prefix, n, want)
+		}
+	}
+}
+
 // TestIDFPrefixSpace: the idf table counts the token ids of the tokenization scored: with
 // PrefixSpace "b a" is [Ġb a], so over that one reference (M = 1) Ġb and a weigh ln(2/2) = 0,
 // and b, which it does not hold, ln(2/1).
