@@ -167,3 +167,19 @@ func checkOddReply(t *testing.T, provider, path, body, want string, calls int64,
 		}
 	})
 }
+
+// TestNon2xxReplyIsAnError: a reply of a status other than 2xx is an error quoting it, even one
+// that is not followed as a redirect and whose body is the endpoint's reply.
+func TestNon2xxReplyIsAnError(t *testing.T) {
+	srv := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		w.Header().Set("Content-Type", "application/json")
+		w.WriteHeader(http.StatusMultipleChoices)
+		fmt.Fprint(w, `[[1,0],[0,1]]`)
+	}))
+	t.Cleanup(srv.Close)
+	s := newScorer(t, Config{Provider: TEI, Model: "m", BaseURL: srv.URL})
+	got, err := s.SBERT(context.Background(), []string{"rome"}, [][]string{{"roma"}})
+	if want := "embed " + srv.URL + "/embed: 300 Multiple Choices: [[1,0],[0,1]]"; err == nil || !strings.Contains(err.Error(), want) {
+		t.Errorf("SBERT against a 300 reply = %v, %v; want an error with %q", got, err, want)
+	}
+}
