@@ -544,6 +544,11 @@ func TestAlignTruncated(t *testing.T) {
 	if want := []int{101, 1, 102}; !slices.Equal(got.ids, want) || !slices.Equal(got.special, []bool{true, false, true}) {
 		t.Errorf("align truncated ids = %v %v, want %v with specials at the ends", got.ids, got.special, want)
 	}
+	// A tokenizer that adds no closing special token: truncation keeps the first tokens.
+	noClose := []teiToken{{101, true}, {1, false}, {2, false}, {3, false}}
+	if got, err := align(noClose, vecs); err != nil || !slices.Equal(got.ids, []int{101, 1, 2}) {
+		t.Errorf("align truncated without a closing special = %v, %v, want ids [101 1 2]", got.ids, err)
+	}
 	if _, err := align(toks[:2], vecs); err == nil {
 		t.Error("align with fewer tokens than vectors = nil error")
 	}

@@ -9,6 +9,7 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/qapipe/qapipe/internal/clitest"
 	"github.com/qapipe/qapipe/pkg/metric"
 )
 
@@ -74,7 +75,7 @@ func TestNullComponents(t *testing.T) {
 			switch {
 			case reply == tt.good && (err != nil || !near(got, 0.8)):
 				t.Errorf("%s: score = %v, %v, want 0.8", tt.name, got, err)
-			case reply == tt.bad && (err == nil || !strings.Contains(err.Error(), "null")):
+			case reply == tt.bad && (err == nil || !strings.Contains(err.Error(), errNullComponent.Error())):
 				t.Errorf("%s with a null: score = %v, %v, want an error naming the null", tt.name, got, err)
 			}
 		}
@@ -103,5 +104,47 @@ func TestVectorUnmarshal(t *testing.T) {
 		if (err != nil) != tt.err || !tt.err && !slices.Equal([]float32(v), tt.want) {
 			t.Errorf("Unmarshal(%s) = %v, %v, want %v (error %v)", tt.in, v, err, tt.want, tt.err)
 		}
+	}
+}
+
+// TestErrorQuotesReplyStart: an error quotes the first 300 bytes of the server's reply, not all
+// of a long one.
+func TestErrorQuotesReplyStart(t *testing.T) {
+	srv := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		w.WriteHeader(http.StatusUnauthorized)
+		w.Write([]byte(`{"error":"` + strings.Repeat("x", 1000) + `"}`)) //nolint:errcheck
+	}))
+	t.Cleanup(srv.Close)
+	s := newScorer(t, Config{Provider: TEI, Model: "m", BaseURL: srv.URL})
+	_, err := s.SBERT(context.Background(), []string{"rome"}, [][]string{{"roma"}})
+	want := `401 Unauthorized: {"error":"` + strings.Repeat("x", 290) + ";"
+	if err == nil || !strings.Contains(err.Error(), want) {
+		t.Errorf("SBERT error = %v, want it to quote the reply's first 300 bytes", err)
+	}
+}
+
+// TestClientErrorWithoutURL: a client other than model.Transport's fails a call with the
+// *url.Error, whose URL the message names already: the message gives its cause alone.
+func TestClientErrorWithoutURL(t *testing.T) {
+	base := clitest.ClosedURL(t)
+	s := newScorer(t, Config{Provider: TEI, Model: "m", BaseURL: base, HTTPClient: &http.Client{}})
+	_, err := s.SBERT(context.Background(), []string{"rome"}, [][]string{{"roma"}})
+	if want := "embed " + base + "/embed: dial tcp "; err == nil || !strings.HasPrefix(err.Error(), want) {
+		t.Errorf("SBERT error = %v, want it to begin %q", err, want)
+	}
+}
+
+// TestErrorRedactsShortKey: a key of a few characters that the reply echoes is redacted too.
+func TestErrorRedactsShortKey(t *testing.T) {
+	const key = "k-1234"
+	srv := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		w.WriteHeader(http.StatusUnauthorized)
+		w.Write([]byte(`{"error":"key ` + strings.TrimPrefix(r.Header.Get("Authorization"), "Bearer ") + ` is not valid"}`)) //nolint:errcheck
+	}))
+	t.Cleanup(srv.Close)
+	s := newScorer(t, Config{Provider: TEI, Model: "m", BaseURL: srv.URL, APIKey: key})
+	_, err := s.SBERT(context.Background(), []string{"rome"}, [][]string{{"roma"}})
+	if err == nil || strings.Contains(err.Error(), key) || !strings.Contains(err.Error(), `key [redacted] is not valid`) {
+		t.Errorf("SBERT error = %v, want the echoed key redacted", err)
 	}
 }
