@@ -2,6 +2,7 @@ package score
 
 import (
 	"math"
+	"slices"
 	"strings"
 	"testing"
 )
@@ -51,4 +52,30 @@ func FuzzParseClasses(f *testing.F) {
 			t.Fatalf("parseClasses(%q) = %q, want the items as written", s, cls)
 		}
 	})
+}
+
+// TestParseWeights: --bleu-weights reads each item as written, around white space; a zero weight
+// is one (NLTK's weights=(1, 0, 0, 0) is BLEU-1), and only a negative one is refused.
+func TestParseWeights(t *testing.T) {
+	for _, tc := range []struct {
+		in      string
+		want    []float64
+		wantErr string
+	}{
+		{"0.25,0.25,0.25,0.25", []float64{0.25, 0.25, 0.25, 0.25}, ""},
+		{"1,0,0,0", []float64{1, 0, 0, 0}, ""},
+		{" 0.5 , 0.5", []float64{0.5, 0.5}, ""},
+		{"0", []float64{0}, ""},
+		{"1,-0.5", nil, `want a non-negative number, got "-0.5"`},
+		{"1,1,1,1,1", nil, "want 1 to 4 weights, got 5"},
+	} {
+		got, err := parseWeights(tc.in)
+		gotErr := ""
+		if err != nil {
+			gotErr = err.Error()
+		}
+		if gotErr != tc.wantErr || !slices.Equal(got, tc.want) {
+			t.Errorf("parseWeights(%q) = %v, %q; want %v, %q", tc.in, got, gotErr, tc.want, tc.wantErr)
+		}
+	}
 }
