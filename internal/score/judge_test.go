@@ -63,3 +63,43 @@ func TestJudgeNamedPastManyNames(t *testing.T) {
 		}
 	}
 }
+
+// TestJudgeNamesCapped: without --judge, the summary's judgments keep the first maxJudgeNames
+// names read and no more, and the warning of the judgments records carry beside the one read
+// lists at most maxJudgeNames of them.
+func TestJudgeNamesCapped(t *testing.T) {
+	const n = maxJudgeNames + 3
+	rec := func(id string, judgments []string) string {
+		var js []string
+		for _, j := range judgments {
+			js = append(js, fmt.Sprintf(`"%s":{"score":1}`, j))
+		}
+		return fmt.Sprintf(`{"schema":1,"id":%q,"question":"q","answers":["a"],"prediction":{"text":"a"},"judgments":{%s}}`+"\n", id, strings.Join(js, ","))
+	}
+	name := func(i int) string { return fmt.Sprintf("j%03d", i) }
+	args := []string{"--metrics", "judge_score", "--bootstrap", "0", "--jobs", "1"}
+
+	var read strings.Builder // one judge per record, a new one each
+	for i := range n {
+		read.WriteString(rec(fmt.Sprint(i), []string{name(i)}))
+	}
+	s, _ := summaryOf(t, read.String(), args)
+	if len(s.Judgments) != maxJudgeNames || s.Judgments[name(0)] != 1 || s.Judgments[name(maxJudgeNames-1)] != 1 {
+		t.Errorf("judgments of %d names: %d kept (%v), want the first %d", n, len(s.Judgments), s.Judgments, maxJudgeNames)
+	}
+
+	all := []string{"a"} // one record with "a", read, and the others beside it
+	for i := range n {
+		all = append(all, name(i))
+	}
+	s, _ = summaryOf(t, rec("q", all), args)
+	for _, w := range s.Warnings {
+		if strings.HasPrefix(w, `judge_score read the judgment "a"`) {
+			if got := strings.Count(w, `"j`); got != maxJudgeNames {
+				t.Errorf("warning lists %d other judgments, want %d: %s", got, maxJudgeNames, w)
+			}
+			return
+		}
+	}
+	t.Errorf("no warning of the other judgments: %q", s.Warnings)
+}
