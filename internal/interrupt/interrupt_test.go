@@ -99,10 +99,37 @@ func TestStored(t *testing.T) {
 	if !closed(Stored(ctx)) {
 		t.Error("Stored asked for again after all were stored: open, want closed")
 	}
+	// A second round, of a single reply: the channels the first round closed are not closed again.
+	done3 := Storing(ctx)
+	c = Stored(ctx)
+	if closed(c) {
+		t.Error("Stored with the one reply of a second round still to store: closed, want open")
+	}
+	done3()
+	if !closed(c) {
+		t.Error("Stored after the second round was stored: open, want closed")
+	}
 	plain := context.Background()
-	Storing(plain)
+	Storing(plain)() // done of a context without a finish request does nothing
 	if !closed(Stored(plain)) {
 		t.Error("Stored of a context without a finish request: open, want closed")
+	}
+}
+
+// TestWaitingCancel: the cancel Waiting returns ends the wait's context, whether or not the run
+// carries a finish request, and leaves the run's context as it was.
+func TestWaitingCancel(t *testing.T) {
+	finishing, _ := WithFinish(context.Background())
+	for name, ctx := range map[string]context.Context{"with a finish request": finishing, "plain": context.Background()} {
+		wait, cancel := Waiting(ctx)
+		if err := wait.Err(); err != nil {
+			t.Errorf("%s: the wait's context before cancel: %v, want nil", name, err)
+		}
+		cancel()
+		if err := wait.Err(); err != context.Canceled || ctx.Err() != nil || Asked(ctx) {
+			t.Errorf("%s: after cancel the wait's context is %v, want %v; the run's %v, asked %v, want nil, false",
+				name, err, context.Canceled, ctx.Err(), Asked(ctx))
+		}
 	}
 }
 
