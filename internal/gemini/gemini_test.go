@@ -3,15 +3,18 @@ package gemini_test
 import (
 	"context"
 	"net/http"
+	"os"
 	"slices"
 	"strings"
 	"sync/atomic"
 	"testing"
 
 	"github.com/qapipe/qapipe/internal/clitest"
+	"github.com/qapipe/qapipe/internal/command"
 	"github.com/qapipe/qapipe/internal/gemini"
 	"github.com/qapipe/qapipe/internal/model"
 	"github.com/tmc/langchaingo/llms"
+	"github.com/urfave/cli/v2"
 )
 
 // TestParseSafety: a level is named as the API names it, in any case; another name is an error
@@ -34,6 +37,59 @@ func TestParseSafety(t *testing.T) {
 	const want = `" Off " is no safety threshold: want one of block_none, block_only_high, block_medium_and_above, block_low_and_above`
 	if _, err := gemini.ParseSafety(" Off "); err == nil || err.Error() != want {
 		t.Errorf("ParseSafety(%q) error %v, want %q", " Off ", err, want)
+	}
+}
+
+// TestSafetyFlag: --gemini-safety unset (whatever the flag's default) or empty is DefaultSafety; a level is taken in any case
+// when a call goes to googleai, or when the extractive baseline ignores it; otherwise it is a usage
+// error that names the variable it came from.
+func TestSafetyFlag(t *testing.T) {
+	const levels = "block_none, block_only_high, block_medium_and_above, block_low_and_above"
+	for _, tc := range []struct {
+		args      []string
+		env       string
+		def       string // the flag's default value, as qa-judge's
+		providers []string
+		want      string // the level, or the error
+	}{
+		{nil, "", "", []string{"openai"}, "block_only_high"},
+		{nil, "", "block_only_high", []string{"anthropic"}, "block_only_high"}, // a default is no value set
+		{[]string{"--gemini-safety", ""}, "", "", []string{"openai"}, "block_only_high"},
+		{[]string{"--gemini-safety", " "}, "", "", []string{"googleai"}, "block_only_high"},
+		{[]string{"--gemini-safety", "BLOCK_NONE"}, "", "", []string{"googleai"}, "block_none"},
+		{[]string{"--gemini-safety", "block_low_and_above"}, "", "", []string{"openai", "googleai"}, "block_low_and_above"},
+		{[]string{"--gemini-safety", "block_none"}, "", "", []string{"extractive"}, "block_none"},
+		{nil, "Block_Medium_And_Above", "", []string{"googleai"}, "block_medium_and_above"},
+		{[]string{"--gemini-safety", "block_none"}, "", "", []string{"openai", "openai"},
+			"--gemini-safety block_none: only Gemini's API (--provider googleai) is sent a safety threshold, not openai"},
+		{nil, "block_none", "", []string{"anthropic", "ollama"},
+			"--gemini-safety block_none from QA_GEMINI_SAFETY: only Gemini's API (--provider googleai) is sent a safety threshold, not anthropic or ollama"},
+		{nil, "off", "", []string{"googleai"}, `--gemini-safety from QA_GEMINI_SAFETY: "off" is no safety threshold: want one of ` + levels},
+		{[]string{"--gemini-safety", "high"}, "", "", []string{"googleai"}, `--gemini-safety: "high" is no safety threshold: want one of ` + levels},
+	} {
+		t.Setenv("QA_GEMINI_SAFETY", tc.env)
+		if tc.env == "" {
+			os.Unsetenv("QA_GEMINI_SAFETY") // a variable set empty sets the flag (to "")
+		}
+		app := cli.NewApp()
+		app.Flags = []cli.Flag{&cli.StringFlag{Name: "gemini-safety", Value: tc.def, EnvVars: []string{"QA_GEMINI_SAFETY"}}}
+		var got string
+		app.Action = func(c *cli.Context) error {
+			level, err := gemini.SafetyFlag(c, "gemini-safety", tc.providers...)
+			if got = level; err != nil {
+				got = err.Error()
+				if command.ExitCode(err) != command.ExitUsage {
+					t.Errorf("SafetyFlag(%q, %q): exit %d, want %d", tc.args, tc.providers, command.ExitCode(err), command.ExitUsage)
+				}
+			}
+			return nil
+		}
+		if err := app.Run(append([]string{"qa-x"}, tc.args...)); err != nil {
+			t.Fatal(err)
+		}
+		if got != tc.want {
+			t.Errorf("SafetyFlag(%q, QA_GEMINI_SAFETY=%q, %q) = %q, want %q", tc.args, tc.env, tc.providers, got, tc.want)
+		}
 	}
 }
 
