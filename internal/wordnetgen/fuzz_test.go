@@ -141,6 +141,7 @@ func FuzzReadData(f *testing.F) {
 	f.Add("  1 licence text  \n00000019 05 n 02 dog 0 Canis_familiaris 0 000 | a dog  \n00000070 18 n 01 cad 0 000 | a cad  \n")
 	f.Add("00000000 00 a 01 x 0\r\n00000022 00 a 01 y 0")
 	f.Add("00000000 00 a 01 x 0\n00000000 00 a 01 y 0\n")
+	f.Add("00000000 00 a 01 x 0\n\n00000022 00 a 01 y 0\n")           // an empty line is no data line
 	addDictFiles(f, "data.noun", "data.verb", "data.adj", "data.adv") // the lines after the first 30 are at other offsets
 	write := tempFile(f, "data.noun")
 	f.Fuzz(func(t *testing.T, text string) {
@@ -197,6 +198,7 @@ func FuzzWriteIndex(f *testing.F) {
 	f.Add("long a 1 0 1 0 00000001\n")
 	f.Add("x n 0 0 0 0\r\ny n 1 0 1 0 2\n")
 	f.Add("x n 1 1 @ 1 0 +7 x\n")
+	f.Add("cad n 1 0 1 0 00000070\n\ndog n 1 0 1 0 00000019\n") // an empty line is no entry
 	addDictFiles(f, "index.noun", "index.verb", "index.adj", "index.adv")
 	write := tempFile(f, "index.noun")
 	f.Fuzz(func(t *testing.T, text string) {
@@ -249,6 +251,7 @@ func FuzzWriteExceptions(f *testing.F) {
 	f.Add("offer off\nlonger long\noffer offer\n")
 	f.Add("dogs dog\n  licence\n\r\nx\ty  z \r\n")
 	f.Add("a b\nA c\n\u00e9 e\n")
+	f.Add("a b\n\t\nc d\n") // a line of white space alone holds no form
 	addDictFiles(f, "noun.exc", "verb.exc", "adj.exc", "adv.exc")
 	write := tempFile(f, "adj.exc")
 	f.Fuzz(func(t *testing.T, text string) {
