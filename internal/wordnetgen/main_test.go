@@ -110,6 +110,7 @@ func TestGenerateErrors(t *testing.T) {
 		{"bad data line", "data.adv", "00000000 00 r 01\n", `data.adv: offset 0: bad lemma count "01"`},
 		{"no index file", "index.adv", "", "index.adv: no such file or directory"},
 		{"short index line", "index.noun", "cad n 1\n", "index.noun:1: short line"},
+		{"index pointer count no number", "index.adj", "long a 1 p 1 0 00000019\n", "index.adj:1: malformed"},
 		{"index fields after the offsets", "index.adj", "long a 1 0 1 0 00000019 00000019\n", "index.adj:1: malformed"},
 		{"index offset no number", "index.adj", "long a 1 0 1 0 x\n", `index.adj:1: strconv.Atoi: parsing "x": invalid syntax`},
 		{"index offset no synset", "index.adj", "long a 1 0 1 0 00000001\n", "index.adj:1: no synset at offset 1"},
