@@ -131,7 +131,10 @@ func readLines(path string) ([]line, error) {
 			lines = append(lines, line{n, text})
 		}
 	}
-	return lines, sc.Err()
+	if err := sc.Err(); err != nil {
+		return nil, fmt.Errorf("%s: %w", path, err)
+	}
+	return lines, nil
 }
 
 // readData parses a data.* file: the lemma names of every synset in offset order, and a map from

@@ -115,6 +115,7 @@ func TestGenerateErrors(t *testing.T) {
 		{"index offset no number", "index.adj", "long a 1 0 1 0 x\n", `index.adj:1: strconv.Atoi: parsing "x": invalid syntax`},
 		{"index offset no synset", "index.adj", "long a 1 0 1 0 00000001\n", "index.adj:1: no synset at offset 1"},
 		{"no exception list", "adv.exc", "", "adv.exc: no such file or directory"},
+		{"exception line too long", "verb.exc", "go went\n" + strings.Repeat("x", 1<<22) + "\n", "verb.exc: bufio.Scanner: token too long"},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
 			dir := writeDict(t)
