@@ -4,6 +4,7 @@ import (
 	"context"
 	"errors"
 	"testing"
+	"time"
 )
 
 // TestFinish: Begin counts the calls in flight until the finish request, which reports them and
@@ -30,7 +31,11 @@ func TestFinish(t *testing.T) {
 	if !Asked(ctx) || Err(ctx) != ErrInterrupted {
 		t.Errorf("after finish(): Asked %v, Err %v; want true, ErrInterrupted", Asked(ctx), Err(ctx))
 	}
-	<-wait.Done() // Waiting's context ends with the request
+	select { // Waiting's context ends with the request
+	case <-wait.Done():
+	case <-time.After(10 * time.Second):
+		t.Fatal("Waiting's context still open 10 s after finish()")
+	}
 	if ctx.Err() != nil {
 		t.Errorf("the run's context itself ended with the finish request: %v", ctx.Err())
 	}
