@@ -544,6 +544,12 @@ func TestAlignTruncated(t *testing.T) {
 	if want := []int{101, 1, 102}; !slices.Equal(got.ids, want) || !slices.Equal(got.special, []bool{true, false, true}) {
 		t.Errorf("align truncated ids = %v %v, want %v with specials at the ends", got.ids, got.special, want)
 	}
+	if want := []teiToken{{101, true}, {1, false}, {2, false}, {3, false}, {102, true}}; !slices.Equal(toks, want) {
+		t.Errorf("align changed the tokens it was given: %v, want %v", toks, want)
+	}
+	if got, err := align(toks, nil); err != nil || len(got.ids) != 0 {
+		t.Errorf("align with no vectors = %v, %v, want no tokens", got.ids, err)
+	}
 	// A tokenizer that adds no closing special token: truncation keeps the first tokens.
 	noClose := []teiToken{{101, true}, {1, false}, {2, false}, {3, false}}
 	if got, err := align(noClose, vecs); err != nil || !slices.Equal(got.ids, []int{101, 1, 2}) {

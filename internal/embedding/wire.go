@@ -157,15 +157,8 @@ func (s *Scorer) tokenEmbeddings(ctx context.Context, texts []string) ([]tokens,
 // truncation=True does; align mirrors that when /embed_all returns fewer vectors than tokens.
 func align(toks []teiToken, vecs [][]float32) (tokens, error) {
 	n := len(vecs)
-	switch {
-	case len(toks) < n:
+	if len(toks) < n {
 		return tokens{}, fmt.Errorf("/tokenize gave %s but /embed_all %s", english.Count(len(toks), "token", "tokens"), english.Count(n, "vector", "vectors"))
-	case len(toks) > n && n > 0:
-		last := toks[len(toks)-1]
-		toks = toks[:n:n]
-		if last.Special {
-			toks[n-1] = last
-		}
 	}
 	for i, v := range vecs {
 		if len(v) == 0 || len(v) != len(vecs[0]) {
@@ -175,6 +168,11 @@ func align(toks []teiToken, vecs [][]float32) (tokens, error) {
 	t := tokens{ids: make([]int, n), special: make([]bool, n), vecs: vecs}
 	for i, tok := range toks[:n] {
 		t.ids[i], t.special[i] = tok.ID, tok.Special
+	}
+	if len(toks) > n && n > 0 && toks[len(toks)-1].Special {
+		// truncated: the closing special token takes the last place kept (the caller's tokens
+		// are left as they were)
+		t.ids[n-1], t.special[n-1] = toks[len(toks)-1].ID, true
 	}
 	return t, nil
 }
