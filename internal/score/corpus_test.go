@@ -119,6 +119,37 @@ func TestRelevance(t *testing.T) {
 // TestAUCLabels: without --pos-label, auc warns of gold labels that scikit-learn's roc_curve
 // refuses without a pos_label: one other than 0, 1 and -1 (the first of them named), or 0 and -1
 // together; 0/1 and -1/1 are its binary labels, and --pos-label given says which is positive.
+// TestPosTwinWarning: the warning of gold labels that differ from --pos-label in case or white
+// space alone counts the records of the metric that holds the most of them (auc takes records
+// without a query group too), and leaves out a twin that is a number equal to --pos-label, which
+// the query groups' metrics read as the relevance it is.
+func TestPosTwinWarning(t *testing.T) {
+	type rec struct {
+		gold    string
+		grouped bool
+	}
+	for _, c := range []struct {
+		pos  string
+		want []string
+		recs []rec
+		warn string
+	}{
+		{"yes", []string{"auc", "mrr"}, []rec{{"Yes", false}, {"Yes", false}, {"Yes", true}, {"no", true}},
+			`auc, mrr: 3 records have a gold label that differs from --pos-label "yes" only in case or surrounding white space (the first: "Yes"): labels compare exactly, so they are negative (relevance 0); --label-map joins them (yes=yes)`},
+		{"yes", []string{"mrr"}, []rec{{" yes", true}, {"Yes", false}},
+			`mrr: 1 record has a gold label that differs from --pos-label "yes" only in case or surrounding white space (the first: " yes"): labels compare exactly, so it is negative (relevance 0); --label-map joins them (yes=yes)`},
+		{"1", []string{"mrr"}, []rec{{" 1", true}, {"0", true}}, ""},
+	} {
+		a := newCorpusGroup(&corpusConfig{want: c.want, posLabel: c.pos}, false)
+		for i, r := range c.recs {
+			a.addLabelled(&labelled{gold: r.gold, group: "g", grouped: r.grouped, hasText: true, score: float64(i)})
+		}
+		if got := a.posTwinWarning(); got != c.warn {
+			t.Errorf("--pos-label %q, %v, records %v: posTwinWarning() = %q, want %q", c.pos, c.want, c.recs, got, c.warn)
+		}
+	}
+}
+
 func TestAUCLabels(t *testing.T) {
 	const tail = ` and --pos-label is not given: the records labelled "1" are the positives and every other label a negative (scikit-learn's roc_curve refuses such labels without a pos_label); give --pos-label to say which label is positive`
 	const spelt = ` and --pos-label is not given: the records labelled "1" are the positives and every other label a negative, a label being compared as its text (scikit-learn's roc_curve, given numbers or booleans, reads 1.0 and true as 1); give --pos-label to say which label is positive`
@@ -141,6 +172,9 @@ func TestAUCLabels(t *testing.T) {
 		{[]string{"1.0", "0.0", "1.0"}, false, `auc: 3 records have a gold label other than 0, 1 and -1 (the first: "1.0")` + spelt},
 		{[]string{"true", "false"}, false, `auc: 2 records have a gold label other than 0, 1 and -1 (the first: "true")` + spelt},
 		{[]string{"1.0", "yes"}, false, `auc: 2 records have a gold label other than 0, 1 and -1 (the first: "1.0")` + tail},
+		// A word anywhere among them, not only the last such label, makes the refusal the reason.
+		{[]string{"yes", "1.0"}, false, `auc: 2 records have a gold label other than 0, 1 and -1 (the first: "yes")` + tail},
+		{[]string{"-1.0", "1"}, false, `auc: 1 record has a gold label other than 0, 1 and -1 (the first: "-1.0")` + spelt},
 	} {
 		cfg := &corpusConfig{want: []string{"auc"}, posLabel: "1", posLabelGiven: c.given}
 		a := newCorpusGroup(cfg, false)
