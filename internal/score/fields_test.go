@@ -29,6 +29,7 @@ func TestLookup(t *testing.T) {
 		{"answers[0]", "yes", true},
 		{"answers.1", "no", true},
 		{"answers[2]", "", false},
+		{"answers.-1", "", false}, // no element, not a panic
 		{"meta.deep.x[1].y", "z", true},
 		{"meta.nil", "", false},
 		{"meta.missing", "", false},

@@ -79,7 +79,7 @@ func FuzzSpliceScores(f *testing.F) {
 }
 
 func TestAppendScores(t *testing.T) {
-	scores := map[string]float64{"f1": 2.0 / 3, "em": 1, "tiny": 1e-7, "huge": 1e21, "zero": 0, "a<b": 0.5, "é": 0.25}
+	scores := map[string]float64{"f1": 2.0 / 3, "em": 1, "tiny": 1e-7, "huge": 1e21, "zero": 0, "a<b": 0.5, "a&b": 0.75, "é": 0.25}
 	got, err := appendScores(nil, scores)
 	if err != nil {
 		t.Fatal(err)
