@@ -135,8 +135,8 @@ func (a *corpusGroup) addLabelled(l *labelled) {
 		a.grouped++
 	}
 	twin := l.gold != a.cfg.posLabel && strings.EqualFold(strings.TrimSpace(l.gold), strings.TrimSpace(a.cfg.posLabel))
-	if twin && a.posTwin == "" {
-		a.posTwin = l.gold
+	if twin && a.posTwin == "" && (a.cfg.wants("auc") || l.grouped && a.cfg.wants("pn", "pairwise_acc", "mrr", "map") && relevance(l.gold, a.cfg.posLabel) == 0) {
+		a.posTwin = l.gold // the first the warning counts
 	}
 	if a.cfg.wants("auc") {
 		if twin {

@@ -139,6 +139,9 @@ func TestPosTwinWarning(t *testing.T) {
 		{"yes", []string{"mrr"}, []rec{{" yes", true}, {"Yes", false}},
 			`mrr: 1 record has a gold label that differs from --pos-label "yes" only in case or surrounding white space (the first: " yes"): labels compare exactly, so it is negative (relevance 0); --label-map joins them (yes=yes)`},
 		{"1", []string{"mrr"}, []rec{{" 1", true}, {"0", true}}, ""},
+		// An ungrouped record is no part of mrr: the first named is the first counted.
+		{"yes", []string{"mrr"}, []rec{{"Yes", false}, {" yes", true}},
+			`mrr: 1 record has a gold label that differs from --pos-label "yes" only in case or surrounding white space (the first: " yes"): labels compare exactly, so it is negative (relevance 0); --label-map joins them (yes=yes)`},
 	} {
 		a := newCorpusGroup(&corpusConfig{want: c.want, posLabel: c.pos}, false)
 		for i, r := range c.recs {
