@@ -102,6 +102,9 @@ func openCSV(in Input, opt Options) (*csvInput, error) {
 	if err := oneColumnEach(opt.Map); err != nil {
 		return nil, err
 	}
+	if err := questionColumn(header, opt.Map); err != nil {
+		return nil, fmt.Errorf("%s:1: %w", in.DisplayName(), err)
+	}
 	if opt.Found != nil {
 		opt.Found(func(src string) bool { return slices.Contains(header, column(src)) })
 	}
@@ -195,6 +198,24 @@ func oneColumnEach(m Mapping) error {
 		}
 	}
 	return nil
+}
+
+// questionColumn returns the error of a header without the column that --map's question source
+// names (column): the question is the one field a row cannot be without, so every row would be a
+// bad item for it, and the header alone says so, once, as it does a column named twice. A source
+// of another field that the header lacks leaves that field empty, the rows loading without it,
+// and the warning of a --map source no record has names it; a question --map gives no source
+// (the column "question" by default) stays each row's fault.
+//
+// Note: each row was a bad item, "missing field", a line for each row of the file (a million for
+// a million rows), then the warning of the source no record has, and exit 3.
+func questionColumn(header []string, m Mapping) error {
+	src, ok := m["question"]
+	if !ok || slices.Contains(header, column(src)) {
+		return nil
+	}
+	return fmt.Errorf("--map question=%s: the header has no column %q, so no row has a question (its columns: %s%s)",
+		src, column(src), fieldList(header), english.DidYouMean(column(src), header))
 }
 
 // checkRow returns why row, read at line, makes no record: its fields are not as many as the

@@ -82,22 +82,29 @@ func members(raw []byte) (obj map[string]jsonRaw, repeated string, ok bool) {
 // questionHint says, for a record without its question field, which fields it has (those left in
 // obj and taken) and, unless --map names the question's field already, how to name it.
 func questionHint(obj map[string]jsonRaw, taken []string, m Mapping) string {
-	const most = 8
-	fields := slices.Sorted(slices.Values(append(slices.Collect(maps.Keys(obj)), taken...)))
-	for i, f := range fields {
-		fields[i] = fieldName(f)
-	}
-	list := strings.Join(fields[:min(len(fields), most)], ", ")
-	if len(fields) > most {
-		list += fmt.Sprintf(", and %d more", len(fields)-most)
-	}
-	if len(fields) == 0 {
-		list = "none"
-	}
+	list := fieldList(slices.Sorted(slices.Values(append(slices.Collect(maps.Keys(obj)), taken...))))
 	if _, mapped := m["question"]; mapped {
 		return fmt.Sprintf(" (its fields: %s)", list)
 	}
 	return fmt.Sprintf(" (its fields: %s; if the question is under another name, give --map question=FIELD)", list)
+}
+
+// fieldList lists the source fields names, in their order, as a message shows them (fieldName):
+// the first 8, and how many more; "none" for none.
+func fieldList(names []string) string {
+	const most = 8
+	shown := make([]string, 0, min(len(names), most))
+	for _, f := range names[:min(len(names), most)] {
+		shown = append(shown, fieldName(f))
+	}
+	list := strings.Join(shown, ", ")
+	if len(names) > most {
+		list += fmt.Sprintf(", and %d more", len(names)-most)
+	}
+	if len(names) == 0 {
+		list = "none"
+	}
+	return list
 }
 
 // fieldName is a source field's name as a list of them shows it: quoted when it is empty, has

@@ -76,6 +76,60 @@ func TestCSVHeader(t *testing.T) {
 	}
 }
 
+// TestCSVHeaderMapQuestion: a header without the column of --map's question source fails the
+// file at line 1, as every row would be bad for it; a source of a field a row may lack (id,
+// answers, type, ...) does not, its rows loading without it, nor does the question's default
+// column, or a question that --map gives no source, which stay each row's fault.
+func TestCSVHeaderMapQuestion(t *testing.T) {
+	const qestion = `d.csv:1: --map question=qestion: the header has no column "qestion", so no row has a question`
+	for _, tt := range []struct {
+		name, file, m, in string
+		want              string // the loader's error, "" for none
+		ids, bads         int
+	}{
+		{"present", "d.csv", "question=q", "id,q\n1,Q?\n", "", 1, 0},
+		{"missing", "d.csv", "question=qestion", "id,question\n1,Q?\n2,R?\n",
+			qestion + ` (its columns: id, question; did you mean "question"?)`, 0, 0},
+		{"missing, header alone", "d.csv", "question=qestion", "id,question\n",
+			qestion + ` (its columns: id, question; did you mean "question"?)`, 0, 0},
+		{"missing, tsv", "d.tsv", "question=q", "id\tquestion\n1\tQ?\n",
+			`d.tsv:1: --map question=q: the header has no column "q", so no row has a question (its columns: id, question)`, 0, 0},
+		{"missing, no name near", "d.csv", "question=text", "id,q\n1,Q?\n",
+			`d.csv:1: --map question=text: the header has no column "text", so no row has a question (its columns: id, q)`, 0, 0},
+		{"missing, many columns", "d.csv", "question=qestion", "a,b,c,d,e,f,g,h,i,j\n1,2,3,4,5,6,7,8,9,10\n",
+			qestion + ` (its columns: a, b, c, d, e, f, g, h, and 2 more)`, 0, 0},
+		{"path names its column", "d.csv", "question=a.b", "id,a.b\n1,Q?\n", "", 1, 0},
+		{"escaped dot names the same column", "d.csv", `question=a\.b`, "id,a.b\n1,Q?\n", "", 1, 0},
+		{"index names its column", "d.csv", "question=r[0]", "id,r[0]\n1,Q?\n", "", 1, 0},
+		{"escaped bracket names the same column", "d.csv", `question=r\[0]`, "id,r[0]\n1,Q?\n", "", 1, 0},
+		{"path missing", "d.csv", "question=a.b", "id,a\n1,Q?\n",
+			`d.csv:1: --map question=a.b: the header has no column "a.b", so no row has a question (its columns: id, a)`, 0, 0},
+		{"optional fields missing", "d.csv",
+			"question=q,id=qid,answers=gold,context=ctx,type=kind,rubric=rb,lang=lg,dataset=ds,split=sp," +
+				"prediction=p,prediction_model=pm,prediction_score=ps,prediction_supporting_facts=pf",
+			"id,q\n1,Q?\n", "", 1, 0},
+		{"default question column missing", "d.csv", "answers=gold", "id,q,gold\n1,Q?,A\n", "", 0, 1},
+		{"question given no source", "d.csv", "split=question", "id,question\n1,Q?\n", "", 0, 1},
+	} {
+		t.Run(tt.name, func(t *testing.T) {
+			m, err := ParseMap(tt.m)
+			if err != nil {
+				t.Fatal(err)
+			}
+			ids, bads, err := loadString(t, CSV, tt.file, tt.in, Options{Map: m})
+			if tt.want != "" {
+				if err == nil || err.Error() != tt.want || len(ids)+len(bads) != 0 {
+					t.Errorf("CSV(%q) with --map %s = ids %q, bad %q, %v\nwant no item and error %q", tt.in, tt.m, ids, bads, err, tt.want)
+				}
+				return
+			}
+			if err != nil || len(ids) != tt.ids || len(bads) != tt.bads {
+				t.Errorf("CSV(%q) with --map %s = ids %q, bad %q, %v; want %d records, %d bad", tt.in, tt.m, ids, bads, err, tt.ids, tt.bads)
+			}
+		})
+	}
+}
+
 // TestCSVUnnamedTrailingColumns: the columns after the last named one in the header, as Excel
 // writes a header line (and rows) with a trailing delimiter, are no data: their cells, empty,
 // blank or missing, are ignored; one that holds text makes the row bad, as it has no name. An
@@ -270,7 +324,7 @@ func TestMapFound(t *testing.T) {
 		{"jsonl not UTF-8", JSONL, "{\"id\":\"1\",\"q\":\"caf\xe9\",\"gold\":\"a\",\"categ\":\"c\"}\n", []string{"question", "answers", "type"}, false},
 		{"jsonl not an object", JSONL, `["q","gold"]`, []string{"question", "answers", "type"}, false},
 		{"csv header", CSV, "id,q,categ\n", []string{"answers"}, true},
-		{"csv", CSV, "id,question,gold\n1,x,a\n", []string{"question", "type"}, true},
+		{"csv", CSV, "id,q,gold\n1,x,a\n", []string{"type"}, true},
 		{"empty", JSONL, "", []string{"question", "answers", "type"}, false},
 	} {
 		t.Run(tt.name, func(t *testing.T) {
