@@ -200,22 +200,27 @@ func oneColumnEach(m Mapping) error {
 	return nil
 }
 
-// questionColumn returns the error of a header without the column that --map's question source
-// names (column): the question is the one field a row cannot be without, so every row would be a
-// bad item for it, and the header alone says so, once, as it does a column named twice. A source
-// of another field that the header lacks leaves that field empty, the rows loading without it,
-// and the warning of a --map source no record has names it; a question --map gives no source
-// (the column "question" by default) stays each row's fault.
+// questionColumn returns the error of a header without the column of the question's source (the
+// one --map names, else the column "question"): the question is the one field a row cannot be
+// without, so every row would be a bad item for it, and the header alone says so, once, as it does
+// a column named twice. A source of another field that the header lacks leaves that field empty,
+// the rows loading without it, and the warning of a --map source no record has names it. A
+// question whose column --map gives another field (--map split=question) stays each row's fault,
+// where the row says so.
 //
 // Note: each row was a bad item, "missing field", a line for each row of the file (a million for
 // a million rows), then the warning of the source no record has, and exit 3.
 func questionColumn(header []string, m Mapping) error {
-	src, ok := m["question"]
-	if !ok || slices.Contains(header, column(src)) {
+	src := m.source("question")
+	if src == "" || slices.Contains(header, column(src)) {
 		return nil
 	}
-	return fmt.Errorf("--map question=%s: the header has no column %q, so no row has a question (its columns: %s%s)",
-		src, column(src), fieldList(header), english.DidYouMean(column(src), header))
+	if _, mapped := m["question"]; mapped {
+		return fmt.Errorf("--map question=%s: the header has no column %q, so no row has a question (its columns: %s%s)",
+			src, column(src), fieldList(header), english.DidYouMean(column(src), header))
+	}
+	return fmt.Errorf("the header has no column %q, so no row has a question (its columns: %s%s); give --map question=COLUMN to name the question's column",
+		src, fieldList(header), english.DidYouMean(src, header))
 }
 
 // checkRow returns why row, read at line, makes no record: its fields are not as many as the

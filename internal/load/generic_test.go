@@ -108,7 +108,8 @@ func TestCSVHeaderMapQuestion(t *testing.T) {
 			"question=q,id=qid,answers=gold,context=ctx,type=kind,rubric=rb,lang=lg,dataset=ds,split=sp," +
 				"prediction=p,prediction_model=pm,prediction_score=ps,prediction_supporting_facts=pf",
 			"id,q\n1,Q?\n", "", 1, 0},
-		{"default question column missing", "d.csv", "answers=gold", "id,q,gold\n1,Q?,A\n", "", 0, 1},
+		{"default question column missing", "d.csv", "answers=gold", "id,q,gold\n1,Q?,A\n",
+			`d.csv:1: the header has no column "question", so no row has a question (its columns: id, q, gold); give --map question=COLUMN to name the question's column`, 0, 0},
 		{"question given no source", "d.csv", "split=question", "id,question\n1,Q?\n", "", 0, 1},
 	} {
 		t.Run(tt.name, func(t *testing.T) {
@@ -449,22 +450,32 @@ func TestMapSourceNamedAsField(t *testing.T) {
 
 // The fields a record without its question or answers has are listed with a name that is empty
 // or has blanks at an end quoted: a header "id, question, answers" gives " question", which the
-// list showed as "question", the field it said was missing.
+// list showed as "question", the field it said was missing. A CSV header says it once, for the
+// file.
 func TestFieldListBlanks(t *testing.T) {
+	const mapIt = "; give --map question=COLUMN to name the question's column"
 	for _, tt := range []struct{ name, in, want string }{
 		{"question", "id, question, answers\n1, Why?, a\n",
-			`d.csv:2 (id "1"): missing field "question" (its fields: " answers", " question", id; if the question is under another name, give --map question=FIELD)`},
+			`d.csv:1: the header has no column "question", so no row has a question (its columns: id, " question", " answers"; did you mean " question"?)` + mapIt},
 		{"byte order mark", "\ufeffid,q\n1,Why?\n",
-			`d.csv:2 (id "d.csv:2"): missing field "question" (its fields: q, "\ufeffid"; if the question is under another name, give --map question=FIELD)`},
+			`d.csv:1: the header has no column "question", so no row has a question (its columns: "\ufeffid", q)` + mapIt},
 		{"plain", "id,,q\n1,a,Why?\n",
-			`d.csv:2 (id "1"): missing field "question" (its fields: "", id, q; if the question is under another name, give --map question=FIELD)`},
+			`d.csv:1: the header has no column "question", so no row has a question (its columns: id, "", q)` + mapIt},
 	} {
 		t.Run(tt.name, func(t *testing.T) {
 			_, bads, err := loadString(t, CSV, "d.csv", tt.in, Options{})
-			if err != nil || len(bads) != 1 || bads[0] != tt.want {
-				t.Errorf("CSV(%q) = bad %q, %v; want %s", tt.in, bads, err, tt.want)
+			if err == nil || err.Error() != tt.want || len(bads) != 0 {
+				t.Errorf("CSV(%q) = bad %q, %v; want the error %s", tt.in, bads, err, tt.want)
 			}
 		})
+	}
+	{
+		const in = `{"id": 1, " question": "Why?", "": 2}`
+		_, bads, err := loadString(t, JSONL, "d.jsonl", in+"\n", Options{})
+		want := `d.jsonl:1 (id "1"): missing field "question" (its fields: "", " question", id; if the question is under another name, give --map question=FIELD)`
+		if err != nil || len(bads) != 1 || bads[0] != want {
+			t.Errorf("JSONL(%s) = bad %q, %v; want %s", in, bads, err, want)
+		}
 	}
 	var w strings.Builder
 	c := genericCount{}
