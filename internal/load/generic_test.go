@@ -110,7 +110,6 @@ func TestCSVHeaderMapQuestion(t *testing.T) {
 			"id,q\n1,Q?\n", "", 1, 0},
 		{"default question column missing", "d.csv", "answers=gold", "id,q,gold\n1,Q?,A\n",
 			`d.csv:1: the header has no column "question", so no row has a question (its columns: id, q, gold); give --map question=COLUMN to name the question's column`, 0, 0},
-		{"question given no source", "d.csv", "split=question", "id,question\n1,Q?\n", "", 0, 1},
 	} {
 		t.Run(tt.name, func(t *testing.T) {
 			m, err := ParseMap(tt.m)

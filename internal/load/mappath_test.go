@@ -112,6 +112,9 @@ func TestParseMapPath(t *testing.T) {
 		{"prediction=resps[x]", `map "prediction=resps[x]": source "resps[x]": index [x]: want a whole number, 0 for the first item or -1 for the last (a [ within a name is written \[)`},
 		{"prediction=resps[0],answers=resps[0]", `map "answers=resps[0]": source "resps[0]" is mapped twice (to prediction and to answers)`},
 		{`prediction=resps[0],answers=resp\s[0]`, `map "answers=resp\\s[0]": source "resps[0]" is mapped twice (to prediction and to answers)`},
+		{"split=question", `split=question makes field "question" the split and leaves the question without a source; give question=SOURCE too`},
+		{"context=question,answers=a", `context=question makes field "question" the context and leaves the question without a source; give question=SOURCE too`},
+		{"split=question,question=q", ""},
 	} {
 		_, err := ParseMap(tt.in)
 		if got := errString(err); got != tt.err {

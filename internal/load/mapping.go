@@ -23,7 +23,9 @@ var mappable = []string{"id", "question", "answers", "type", "context", "rubric"
 // ParseMap parses `question=q,answers=gold,id=qid,type=category`, a source being a path
 // (answers.text, resps[0][0], see sourcePath). A source that is no path is an error, and so is
 // a field mapped twice, or a source mapped to two fields: a field takes its source's value away
-// from the record, so the later would be lost without a word. A comma escaped with a backslash is
+// from the record, so the later would be lost without a word; so is a mapping that gives the
+// field "question" to another field without naming the question's own (split=question), which
+// every record would lack. A comma escaped with a backslash is
 // part of its source (see splitPairs).
 func ParseMap(s string) (Mapping, error) {
 	m := Mapping{}
@@ -55,6 +57,10 @@ func ParseMap(s string) (Mapping, error) {
 			}
 		}
 		m[field] = src
+	}
+	if g := m.takenBy("question"); g != "" {
+		// The question would have no source: every record would be a bad item for it.
+		return nil, fmt.Errorf("%s=question makes field \"question\" the %s and leaves the question without a source; give question=SOURCE too", g, g)
 	}
 	return m, nil
 }
