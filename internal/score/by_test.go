@@ -1,7 +1,9 @@
 package score
 
 import (
+	"fmt"
 	"slices"
+	"strings"
 	"testing"
 )
 
@@ -37,22 +39,23 @@ func TestParseBy(t *testing.T) {
 }
 
 func TestByValues(t *testing.T) {
-	b, err := parseBy([]string{"a,b.c,n,t,o,l,z,x.y"})
+	b, err := parseBy([]string{"a,b.c,n,t,o,l,z,x.y,d"})
 	if err != nil {
 		t.Fatal(err)
 	}
-	line := `{"a":"easy","b":{"c":"é\u00e9","c.d":"v","e[0]":"w"},"n":1.50,"t":true,"o":{"k":1},"l":[1],"z":null,"x":"s","y.z":{"k":1}}`
+	line := `{"a":"easy","b":{"c":"é\u00e9","c.d":"v","e[0]":"w"},"n":1.50,"t":true,"o":{"k":1},"l":[1],"z":null,"x":"s","y.z":{"k":1},"d":{"e":{"f":"v","g":{"h":"w"}}},"type":"t"}`
 	got, known, err := b.values([]byte(line), true)
 	if err != nil {
 		t.Fatal(err)
 	}
-	want := []byValue{{"easy", true}, {"éé", true}, {"1.50", true}, {"true", true}, {}, {}, {}, {}}
+	want := []byValue{{"easy", true}, {"éé", true}, {"1.50", true}, {"true", true}, {}, {}, {}, {}, {}}
 	if !slices.Equal(got, want) {
 		t.Errorf("values = %+v, want %+v", got, want)
 	}
-	// The paths with a value, for suggesting one in place of those without.
+	// The paths with a value, for suggesting one in place of those without, down to three levels
+	// (d.e.f, not d.e.g.h), and not type, which --by refuses.
 	slices.Sort(known)
-	if wantKnown := []string{"a", "b.c", "n", "o.k", "t", "x"}; !slices.Equal(known, wantKnown) {
+	if wantKnown := []string{"a", "b.c", "d.e.f", "n", "o.k", "t", "x"}; !slices.Equal(known, wantKnown) {
 		t.Errorf("values' known paths = %q, want %q", known, wantKnown)
 	}
 	if _, known, _ := b.values([]byte(line), false); known != nil {
@@ -80,5 +83,32 @@ func TestSuggestPath(t *testing.T) {
 	}
 	if got := suggestPath("levl", nil); got != "" {
 		t.Errorf("suggestPath(%q, none) = %q, want none", "levl", got)
+	}
+}
+
+// TestByKnownLines: the paths --by suggests from are those of each input's first 16 lines
+// (byKnownLines), the last of them included: a path only line 16 has is suggested, one only line
+// 17 has is not.
+func TestByKnownLines(t *testing.T) {
+	const warn = `--by meta.levl: no record has a value there (a string, number or boolean), so it has no groups`
+	for _, tc := range []struct {
+		line int // the one line whose record has meta.level
+		want string
+	}{
+		{16, warn + `; did you mean "meta.level"?`},
+		{17, warn},
+	} {
+		var in strings.Builder
+		for i := 1; i <= 17; i++ {
+			meta := ""
+			if i == tc.line {
+				meta = `,"meta":{"level":"easy"}`
+			}
+			fmt.Fprintf(&in, `{"schema":1,"id":"r%d","question":"q","answers":["x"]%s,"prediction":{"text":"x"}}`+"\n", i, meta)
+		}
+		s, _ := summaryOf(t, in.String(), []string{"--metrics", "em", "--bootstrap", "0", "--by", "meta.levl"})
+		if !slices.Contains(s.Warnings, tc.want) {
+			t.Errorf("meta.level on line %d only: warnings %q, want %q among them", tc.line, s.Warnings, tc.want)
+		}
 	}
 }
