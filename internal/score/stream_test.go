@@ -397,3 +397,27 @@ func TestInterruptedInSummary(t *testing.T) {
 		t.Errorf("--summary %s: %v; want no file", summary, err)
 	}
 }
+
+// TestStrictStopsLongInput: --strict stops at a bad line followed by more lines than the stream
+// holds waiting for the emitter (4 × --jobs): the reader, blocked handing those on, is released
+// and the run ends with the bad line's error, not hanging.
+func TestStrictStopsLongInput(t *testing.T) {
+	in := "not json\n" + strings.Repeat(`{"schema":1,"id":"a","question":"q","answers":["a"],"prediction":{"text":"a"}}`+"\n", 200)
+	var out, errs bytes.Buffer
+	done := make(chan error, 1)
+	go func() {
+		done <- Run(context.Background(), []string{"qa-score", "--metrics", "em", "--strict", "--jobs", "1"}, strings.NewReader(in), &out, &errs)
+	}()
+	select {
+	case err := <-done:
+		want := "stdin:1: not JSON at column 1: invalid character 'o' in literal null (expecting 'u')"
+		if err == nil || err.Error() != want || command.ExitCode(err) != 1 {
+			t.Errorf("Run = %v (exit %d), want %q (exit 1)", err, command.ExitCode(err), want)
+		}
+		if out.Len() != 0 {
+			t.Errorf("stdout %q, want nothing: the bad line came first", out.String())
+		}
+	case <-time.After(20 * time.Second):
+		t.Fatal("Run still running 20 s after its first line, a bad one under --strict")
+	}
+}
