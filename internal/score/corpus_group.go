@@ -135,12 +135,10 @@ func (a *corpusGroup) addLabelled(l *labelled) {
 		a.grouped++
 	}
 	twin := l.gold != a.cfg.posLabel && strings.EqualFold(strings.TrimSpace(l.gold), strings.TrimSpace(a.cfg.posLabel))
-	if twin && a.posTwin == "" && (a.cfg.wants("auc") || l.grouped && a.cfg.wants("pn", "pairwise_acc", "mrr", "map") && relevance(l.gold, a.cfg.posLabel) == 0) {
-		a.posTwin = l.gold // the first the warning counts
-	}
 	if a.cfg.wants("auc") {
 		if twin {
 			a.posTwinAUC++
+			a.firstTwin(l.gold)
 		}
 		a.scored = append(a.scored, scoredRecord{l.score, l.gold == a.cfg.posLabel})
 		switch l.gold {
@@ -161,8 +159,17 @@ func (a *corpusGroup) addLabelled(l *labelled) {
 		rel := relevance(l.gold, a.cfg.posLabel)
 		if twin && rel == 0 {
 			a.posTwinRank++
+			a.firstTwin(l.gold)
 		}
 		a.ranked = append(a.ranked, rankedRecord{l.group, rel, l.score})
+	}
+}
+
+// firstTwin keeps gold as the label the --pos-label twin warning names, when it is the first
+// such label the warning counts.
+func (a *corpusGroup) firstTwin(gold string) {
+	if a.posTwin == "" {
+		a.posTwin = gold
 	}
 }
 
