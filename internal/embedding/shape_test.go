@@ -57,7 +57,8 @@ func embedOnce(s *Scorer, path string) error {
 // $URL is the base URL.
 func TestEmbedShapeFaults(t *testing.T) {
 	const (
-		openAIHint = "; check that $URL is the API's base URL (an OpenAI-compatible server's usually ends in /v1) and that its server speaks --embed-provider openai's API"
+		// $URL ends in /v1 already, so the hint does not say that an OpenAI-compatible one does.
+		openAIHint = "; check that $URL is the API's base URL and that its server speaks --embed-provider openai's API"
 		ollamaHint = "; check that $URL is the API's base URL (Ollama's own API is at the server's root, without /v1; its /v1 is --embed-provider openai's) and that its server speaks --embed-provider ollama's API"
 		teiHint    = "; check that $URL is the API's base URL and that its server speaks --embed-provider tei's API"
 	)

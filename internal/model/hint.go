@@ -112,17 +112,17 @@ func Hint(provider, base string, attempts *Attempts, names HintNames) string {
 			"a server or proxy that streams whatever the request says; have it answer whole replies"
 	case status != 0 && len(body) > 0 && body[0] != '{' && body[0] != '[':
 		return fmt.Sprintf("the server answered %s, not JSON: %s is most likely not the API's base URL%s",
-			replyKind(contentType, body), shownURL(base), apiPlace(provider, names.ProviderFlag))
+			replyKind(contentType, body), shownURL(base), apiPlace(provider, names.ProviderFlag, base))
 	case errors.As(cause, &shape) && shape.Cut:
 		return "the server stopped in the middle of its reply (its model runner crashed or was restarted, or a proxy in front of it cut the stream): see the server's log"
 	case shape != nil:
 		return fmt.Sprintf("check that %s is the API's base URL%s and that its server speaks %s %s's API",
-			shownURL(base), apiPlace(provider, names.ProviderFlag), names.ProviderFlag, provider)
+			shownURL(base), apiPlace(provider, names.ProviderFlag, base), names.ProviderFlag, provider)
 	case status == http.StatusUnauthorized || badKey(body) || provider == "googleai" && bytes.Contains(body, []byte("API key not valid")):
 		// The Gemini API refuses a key with a 400, through its OpenAI-compatible endpoint too.
 		return keyAdvice(names)
 	case status == http.StatusNotFound:
-		return fmt.Sprintf("no such model or endpoint: check the model name, and that %s is the API's base URL%s", shownURL(base), apiPlace(provider, names.ProviderFlag))
+		return fmt.Sprintf("no such model or endpoint: check the model name, and that %s is the API's base URL%s", shownURL(base), apiPlace(provider, names.ProviderFlag, base))
 	case status == http.StatusBadRequest && onlyDefaultTemperature(body):
 		return "the model takes no temperature but its default, 1, and langchaingo sends one with every call " +
 			"(0 unless set): give --temperature 1 (qa-predict's EvaLearn judge: --judge-temperature 1)"
@@ -180,10 +180,14 @@ func firstWords(body []byte) string {
 }
 
 // apiPlace says where provider's API is, for a base URL that is not it; providerFlag is the flag
-// that names the provider.
-func apiPlace(provider, providerFlag string) string {
+// that names the provider. An openai base that ends in /v1 already is not reminded of it, which
+// would only puzzle: its host, port or model are what to check.
+func apiPlace(provider, providerFlag, base string) string {
 	switch provider {
 	case "openai":
+		if u, err := url.Parse(base); err == nil && strings.HasSuffix(strings.TrimRight(u.Path, "/"), "/v1") {
+			return ""
+		}
 		return " (an OpenAI-compatible server's usually ends in /v1)"
 	case "anthropic":
 		return " (Anthropic's is " + AnthropicURL + ")"

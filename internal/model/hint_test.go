@@ -47,7 +47,13 @@ func TestCallErrorHint(t *testing.T) {
 		{"bad key", "openai", clitest.Reply{Status: 400, ContentType: "application/json", Body: "[" + geminiBadKey + "]"}, "/v1beta/openai",
 			"…; the API key was refused: check OPENAI_API_KEY, or the file --api-key-file names"},
 		{"404 model", "openai", clitest.Reply{Status: 404, ContentType: "application/json", Body: `{"error":{"message":"The model ` + "`m`" + ` does not exist or you do not have access to it.","type":"invalid_request_error","code":"model_not_found"}}`}, "/v1",
-			"openai m: API returned unexpected status code: 404: The model `m` does not exist or you do not have access to it; no such model or endpoint: check the model name, and that $URL is the API's base URL (an OpenAI-compatible server's usually ends in /v1)"},
+			"openai m: API returned unexpected status code: 404: The model `m` does not exist or you do not have access to it; no such model or endpoint: check the model name, and that $URL is the API's base URL"},
+		// A base URL that does not end in /v1 is reminded that an OpenAI-compatible one usually
+		// does; one that ends so already is not told what it has.
+		{"404 model no v1", "openai", clitest.Reply{Status: 404, ContentType: "application/json", Body: `{"object":"error","message":"The model ` + "`m`" + ` does not exist.","type":"NotFoundError","code":404}`}, "",
+			"openai m: API returned unexpected status code: 404: The model `m` does not exist; no such model or endpoint: check the model name, and that $URL is the API's base URL (an OpenAI-compatible server's usually ends in /v1)"},
+		{"html v1", "openai", html, "/v1",
+			`openai m: invalid character '<' looking for beginning of value; the server answered text/html ("<!doctype html>"), not JSON: $URL is most likely not the API's base URL`},
 		{"404 model", "ollama", clitest.Reply{Status: 404, ContentType: "application/json", Body: `{"error":"model \"m\" not found, try pulling it first"}`}, "",
 			`ollama m: model "m" not found, try pulling it first; no such model or endpoint: check the model name, and that $URL is the API's base URL (Ollama's own API is at the server's root, without /v1; its /v1 is --provider openai's)`},
 		{"404 text", "openai", clitest.Reply{Status: 404, ContentType: "text/plain; charset=utf-8", Body: "404 page not found\n"}, "",

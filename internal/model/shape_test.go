@@ -79,7 +79,7 @@ func TestShapeFaults(t *testing.T) {
 			if got, want := ce.Err.Error(), w.provider+" "+model+": "+tt.want; got != want {
 				t.Errorf("Generate error = %q, want %q", got, want)
 			}
-			hint := "check that " + base + " is the API's base URL" + apiPlace(w.provider, "--provider") +
+			hint := "check that " + base + " is the API's base URL" + apiPlace(w.provider, "--provider", base) +
 				" and that its server speaks --provider " + w.provider + "'s API"
 			if ce.Hint != hint {
 				t.Errorf("Generate hint = %q, want %q", ce.Hint, hint)
