@@ -339,7 +339,7 @@ def compare(want, got):
 
 
 def main():
-    ap = argparse.ArgumentParser(description=__doc__.split('\n\n')[0])
+    ap = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
     ap.add_argument('--mem0', required=True, metavar='DIR', help="mem0's evaluation/ and mem0/memory/utils.py (9315e3036^)")
     ap.add_argument('--magma', required=True, metavar='DIR', help="MAGMA's memory/, load_dataset.py and test_fixed_memory.py")
     ap.add_argument('--check', required=True, metavar='BIN', help='the qa-score binary')

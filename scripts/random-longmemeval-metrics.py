@@ -161,7 +161,7 @@ def compare(want, got):
 
 
 def main():
-    ap = argparse.ArgumentParser(description=__doc__.split('\n\n')[0])
+    ap = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
     ap.add_argument('--print-qa-metrics', required=True, help="LongMemEval's src/evaluation/print_qa_metrics.py")
     ap.add_argument('--check', required=True, metavar='BIN', help='the qa-score binary')
     ap.add_argument('--seed', type=int, default=1)
