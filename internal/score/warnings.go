@@ -268,7 +268,7 @@ func (s *Summary) blankGoldWarning() string {
 	if s.blankGold == 0 || s.Overall == nil {
 		return ""
 	}
-	return fmt.Sprintf("%s the empty gold answer \"\" alone (an unanswerable question) and %s 0 by %s whatever the prediction, the empty answer that declines too, as their scripts score it; squad2_em and squad2_f1 score a declining answer 1 there",
+	return fmt.Sprintf("%s the empty gold answer \"\" alone (an unanswerable question) and %s 0 by %s whatever the prediction, the empty answer that declines too, as their scripts score it; em, squad2_em and squad2_f1 score a declining answer 1 there",
 		english.Count(s.blankGold, "record has", "records have"), english.Form(s.blankGold, "was scored", "were scored"), english.List(s.blankIn))
 }
 
