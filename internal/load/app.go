@@ -173,7 +173,6 @@ type app struct {
 	ids             repeat.IDs               // their ids, to find repeats
 	genericRepeat   bool                     // the first repeat is a generic record
 	found           map[string]bool          // the --map sources some item has
-	mapFrom         string                   // " from QA_MAP" when the variable set --map, for its warnings
 	typesFrom       string                   // " from QA_TYPES" likewise
 	examined        bool                     // some item's fields were read (see Options.Found)
 	preds           *Predictions             // --predictions, attached to the records read
@@ -235,9 +234,9 @@ func (a *app) configure(c *cli.Context) error {
 	}
 	m, err := ParseMap(command.List(c, "map"))
 	if err != nil {
-		return command.Usagef("--map: %v", err)
+		return command.Usagef("--map%s: %v", command.FromEnv(c, "map"), err)
 	}
-	a.opt.Map, a.mapFrom = m, command.FromEnv(c, "map")
+	a.opt.Map, a.opt.MapFrom = m, command.FromEnv(c, "map")
 	if len(m) > 0 {
 		a.found = make(map[string]bool)
 		a.opt.Found = func(has func(string) bool) {
@@ -323,7 +322,7 @@ func (a *app) action(c *cli.Context) error {
 	}
 	a.printSummary()
 	a.warnUnfound(whole)
-	a.generics.warn(a.stderr, a.opt.Map)
+	a.generics.warn(a.stderr, a.opt.Map, a.opt.MapFrom)
 	a.warnRepeats()
 	a.warnUnmatchedTypes(whole)
 	a.warnPredictions(whole)

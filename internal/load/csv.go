@@ -99,10 +99,10 @@ func openCSV(in Input, opt Options) (*csvInput, error) {
 	if err := checkHeader(header); err != nil {
 		return nil, fmt.Errorf("%s:1: %w", in.DisplayName(), err)
 	}
-	if err := oneColumnEach(opt.Map); err != nil {
+	if err := oneColumnEach(opt.Map, opt.MapFrom); err != nil {
 		return nil, err
 	}
-	if err := questionColumn(header, opt.Map); err != nil {
+	if err := questionColumn(header, opt.Map, opt.MapFrom); err != nil {
 		return nil, fmt.Errorf("%s:1: %w", in.DisplayName(), err)
 	}
 	if opt.Found != nil {
@@ -183,7 +183,7 @@ func (c *csvInput) parseError(perr *csv.ParseError, row []string) error {
 // source mapped twice, but two sources that differ as paths can name one column, which has no
 // nesting: a[0] and a\[0], or x.y and x\.y, name the column "a[0]" or "x.y", which the first
 // field would take from the record, leaving the other empty without a word.
-func oneColumnEach(m Mapping) error {
+func oneColumnEach(m Mapping, from string) error {
 	fields := make([]string, 0, len(m))
 	for _, f := range mappable {
 		if _, ok := m[f]; ok {
@@ -193,7 +193,7 @@ func oneColumnEach(m Mapping) error {
 	for i, f := range fields {
 		for _, g := range fields[:i] {
 			if column(m[f]) == column(m[g]) {
-				return command.Usagef("--map: sources %q (%s) and %q (%s) name one CSV column, %q: a column goes to one field", m[g], g, m[f], f, column(m[f]))
+				return command.Usagef("--map%s: sources %q (%s) and %q (%s) name one CSV column, %q: a column goes to one field", from, m[g], g, m[f], f, column(m[f]))
 			}
 		}
 	}
@@ -210,14 +210,14 @@ func oneColumnEach(m Mapping) error {
 //
 // Note: each row was a bad item, "missing field", a line for each row of the file (a million for
 // a million rows), then the warning of the source no record has, and exit 3.
-func questionColumn(header []string, m Mapping) error {
+func questionColumn(header []string, m Mapping, from string) error {
 	src := m.source("question")
 	if src == "" || slices.Contains(header, column(src)) {
 		return nil
 	}
 	if _, mapped := m["question"]; mapped {
-		return fmt.Errorf("--map question=%s: the header has no column %q, so no row has a question (its columns: %s%s)",
-			src, column(src), fieldList(header), english.DidYouMean(column(src), header))
+		return fmt.Errorf("--map question=%s%s: the header has no column %q, so no row has a question (its columns: %s%s)",
+			src, from, column(src), fieldList(header), english.DidYouMean(column(src), header))
 	}
 	return fmt.Errorf("the header has no column %q, so no row has a question (its columns: %s%s); give --map question=COLUMN to name the question's column",
 		src, fieldList(header), english.DidYouMean(src, header))

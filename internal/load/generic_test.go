@@ -479,7 +479,7 @@ func TestFieldListBlanks(t *testing.T) {
 	var w strings.Builder
 	c := genericCount{}
 	c.add(&record.Record{ID: "1", Question: "Why?", Meta: map[string]json.RawMessage{" answers": []byte(`"a"`), "id": []byte(`"1"`)}}, Mapping{}, false)
-	c.warn(&w, Mapping{})
+	c.warn(&w, Mapping{}, "")
 	want := `qa-load: warning: 1 of 1 jsonl/csv record has no answers (no field "answers", or an empty list); if they are under another name, give --map answers=FIELD (the other fields of record "1": " answers", id)` + "\n"
 	if w.String() != want {
 		t.Errorf("warning %q, want %q", w.String(), want)

@@ -210,7 +210,7 @@ func (a *app) warnUnfound(whole bool) {
 	}
 	for _, f := range a.opt.Map.unfound(a.found) {
 		// the field by its name, without the escapes its source is written with (\. \, \\)
-		fmt.Fprintf(a.stderr, "qa-load: warning: --map %s=%s%s: %s a field %q\n", f, a.opt.Map[f], a.mapFrom, has, column(a.opt.Map[f]))
+		fmt.Fprintf(a.stderr, "qa-load: warning: --map %s=%s%s: %s a field %q\n", f, a.opt.Map[f], a.opt.MapFrom, has, column(a.opt.Map[f]))
 	}
 }
 
@@ -315,12 +315,12 @@ func hasHan(s string) bool {
 }
 
 // warn says on w what the records lack, if anything, and how to give it.
-func (c *genericCount) warn(w io.Writer, m Mapping) {
+func (c *genericCount) warn(w io.Writer, m Mapping, from string) {
 	read := english.Count(c.read, "jsonl/csv record", "jsonl/csv records")
 	if c.noAnswers > 0 {
 		why := fmt.Sprintf("no field %q, or an empty list", m.source("answers"))
 		if g := m.takenBy("answers"); g != "" {
-			why = fmt.Sprintf("--map %s=answers makes field \"answers\" the %s", g, g)
+			why = fmt.Sprintf("--map %s=answers%s makes field \"answers\" the %s", g, from, g)
 		}
 		fmt.Fprintf(w, "qa-load: warning: %d of %s %s no answers (%s)", c.noAnswers, read, english.Form(c.noAnswers, "has", "have"), why)
 		if c.squadEmpty > 0 {
@@ -356,7 +356,7 @@ func (c *genericCount) warn(w io.Writer, m Mapping) {
 	// Supporting facts make a prediction of their own (factsAlone), so a record with them has one.
 	// A score goes with a prediction: mapped by --map, or met under its default name.
 	if src, mapped := m["prediction_score"]; (mapped || c.scoreAlone > 0) && c.read > 0 && c.predicted == 0 {
-		what := fmt.Sprintf("--map prediction_score=%s", src)
+		what := fmt.Sprintf("--map prediction_score=%s%s", src, from)
 		if !mapped {
 			src = m.source("prediction_score")
 			what = fmt.Sprintf("%d of %s %s field %q, a prediction's score", c.scoreAlone, read, english.Form(c.scoreAlone, "has", "have"), src)
