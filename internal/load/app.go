@@ -234,7 +234,7 @@ func (a *app) configure(c *cli.Context) error {
 	}
 	m, err := ParseMap(command.List(c, "map"))
 	if err != nil {
-		return command.Usagef("--map%s: %v", command.FromEnv(c, "map"), err)
+		return command.Usagef("--map: %v", err)
 	}
 	a.opt.Map, a.opt.MapFrom = m, command.FromEnv(c, "map")
 	if len(m) > 0 {

@@ -99,7 +99,7 @@ func openCSV(in Input, opt Options) (*csvInput, error) {
 	if err := checkHeader(header); err != nil {
 		return nil, fmt.Errorf("%s:1: %w", in.DisplayName(), err)
 	}
-	if err := oneColumnEach(opt.Map, opt.MapFrom); err != nil {
+	if err := oneColumnEach(opt.Map); err != nil {
 		return nil, err
 	}
 	if err := questionColumn(header, opt.Map, opt.MapFrom); err != nil {
@@ -183,7 +183,7 @@ func (c *csvInput) parseError(perr *csv.ParseError, row []string) error {
 // source mapped twice, but two sources that differ as paths can name one column, which has no
 // nesting: a[0] and a\[0], or x.y and x\.y, name the column "a[0]" or "x.y", which the first
 // field would take from the record, leaving the other empty without a word.
-func oneColumnEach(m Mapping, from string) error {
+func oneColumnEach(m Mapping) error {
 	fields := make([]string, 0, len(m))
 	for _, f := range mappable {
 		if _, ok := m[f]; ok {
@@ -193,7 +193,7 @@ func oneColumnEach(m Mapping, from string) error {
 	for i, f := range fields {
 		for _, g := range fields[:i] {
 			if column(m[f]) == column(m[g]) {
-				return command.Usagef("--map%s: sources %q (%s) and %q (%s) name one CSV column, %q: a column goes to one field", from, m[g], g, m[f], f, column(m[f]))
+				return command.Usagef("--map: sources %q (%s) and %q (%s) name one CSV column, %q: a column goes to one field", m[g], g, m[f], f, column(m[f]))
 			}
 		}
 	}

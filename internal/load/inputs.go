@@ -290,7 +290,7 @@ func (a *app) mapFits(name, format string) error {
 		name = "stdin"
 	}
 	if len(a.opt.Map) > 0 && format != "" && format != "jsonl" && format != "csv" {
-		return command.Usagef("--map%s maps the fields of jsonl and csv files, and %s is read as %s (give --format jsonl or csv to map it)", a.opt.MapFrom, name, format)
+		return command.Usagef("--map maps the fields of jsonl and csv files, and %s is read as %s (give --format jsonl or csv to map it)", name, format)
 	}
 	if a.opt.LoCoMoModel != "" && format != "" && format != "locomo" {
 		return command.Usagef("--locomo-model%s takes a model's answers from the output file of LoCoMo's evaluate_qa.py, read as locomo, and %s is read as %s", a.locomoModelFrom, name, format)

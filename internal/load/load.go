@@ -42,7 +42,8 @@ type Emit func(rec *record.Record, line int, bad error) error
 type Options struct {
 	// Map names the source fields of the generic jsonl and csv formats (see ParseMap).
 	Map Mapping
-	// MapFrom is " from QA_MAP" when that variable gave Map, for the errors that name --map.
+	// MapFrom is " from QA_MAP" when that variable gave Map, for the messages that name --map
+	// and are no usage error (a usage error that begins with --map is traced as every flag's is).
 	MapFrom string
 	// Found, if not nil, is called for each item of a generic jsonl or csv input whose fields
 	// could be read (a JSON object, good or bad, or a CSV header), with has, which reports
