@@ -15,8 +15,9 @@ func TestLoCoMoBatchAnswersLineCount(t *testing.T) {
 		k     int
 		want  string
 	}{
-		{`["a"]`, 1, "raises IndexError: the reply has 1 line"},
-		{"[\"a\",\n\"b\"]", 2, "raises IndexError: the reply has 2 lines"},
+		{`["a"]`, 1, "raises IndexError: the reply, cleaned up (json and ` taken out, stripped), has 1 line"},
+		{"[\"a\",\n\"b\"]", 2, "raises IndexError: the reply, cleaned up (json and ` taken out, stripped), has 2 lines"},
+		{"```json\n{\"0\": \"a\"}\n```", 1, "raises IndexError: the reply, cleaned up (json and ` taken out, stripped), has 1 line"},
 	} {
 		asks := make([]prompt.LoCoMoAsk, tc.k+1)
 		for i := range asks {
@@ -28,6 +29,31 @@ func TestLoCoMoBatchAnswersLineCount(t *testing.T) {
 		}
 		if e := got[tc.k].Err; e == nil || !strings.HasSuffix(e.Error(), tc.want) {
 			t.Errorf("LoCoMoBatchAnswers(%q) question %d error %v, want it to end %q", tc.reply, tc.k, e, tc.want)
+		}
+	}
+}
+
+// TestLoCoMoBatchAnswersLastItem: where the last reading's json.loads(line)[0] raises, the error
+// names the exception Python 3 raises there, as the sibling errors do (run in Python 3.11).
+func TestLoCoMoBatchAnswersLastItem(t *testing.T) {
+	for _, tc := range []struct {
+		reply string
+		want  string
+	}{
+		{`{"1": "a"}`, "raises KeyError: 0 (the line is a JSON object, whose keys are strings)"},
+		{`[]`, "raises IndexError: list index out of range"},
+		{`""`, "raises IndexError: string index out of range"},
+		{`7`, "raises TypeError: 'int' object is not subscriptable"},
+		{`1.5`, "raises TypeError: 'float' object is not subscriptable"},
+		{`true`, "raises TypeError: 'bool' object is not subscriptable"},
+		{`null`, "raises TypeError: 'NoneType' object is not subscriptable"},
+	} {
+		got, err := prompt.LoCoMoBatchAnswers(tc.reply, []prompt.LoCoMoAsk{{Category: 1}})
+		if err != nil || len(got) != 1 {
+			t.Fatalf("LoCoMoBatchAnswers(%q) = %+v, %v", tc.reply, got, err)
+		}
+		if e := got[0].Err; e == nil || !strings.HasSuffix(e.Error(), tc.want) {
+			t.Errorf("LoCoMoBatchAnswers(%q) error %v, want it to end %q", tc.reply, e, tc.want)
 		}
 	}
 }

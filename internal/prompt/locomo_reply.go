@@ -102,8 +102,8 @@ func locomoLastReading(text string, k int) LoCoMoAnswer {
 		return LoCoMoAnswer{Err: fmt.Errorf("question %d: not in the reply as LoCoMo's script reads it: its last reading, json.loads(line %d of the reply)[0], %s", k, k+1, fmt.Sprintf(format, args...))}
 	}
 	lines := strings.Split(withoutLetters(text), "\n")
-	if k >= len(lines) {
-		return fail("raises IndexError: the reply has %s", english.Count(len(lines), "line", "lines"))
+	if k >= len(lines) { // the lines of the reply as upstream's clean-up leaves it, which the error shows as it came
+		return fail("raises IndexError: the reply, cleaned up (json and ` taken out, stripped), has %s", english.Count(len(lines), "line", "lines"))
 	}
 	v, err := python.Loads(lines[k])
 	if err != nil {
@@ -112,11 +112,24 @@ func locomoLastReading(text string, k int) LoCoMoAnswer {
 	item, ok := pyItem(v, 0)
 	switch {
 	case !ok:
-		return fail("raises (a %s has no item 0)", v.TypeName())
+		return fail("raises %s", pyItemError(v))
 	case item.Kind != python.Str:
 		return fail("is the %s %s, which upstream stores as it is, not as text, and its scoring cannot read", item.TypeName(), python.UTF8(item.Repr()))
 	}
 	return LoCoMoAnswer{Text: item.S}
+}
+
+// pyItemError is the exception Python 3 raises for v[0] where pyItem finds no item 0.
+func pyItemError(v python.Value) string {
+	switch v.Kind {
+	case python.Dict:
+		return "KeyError: 0 (the line is a JSON object, whose keys are strings)"
+	case python.List:
+		return "IndexError: list index out of range"
+	case python.Str:
+		return "IndexError: string index out of range"
+	}
+	return fmt.Sprintf("TypeError: '%s' object is not subscriptable", v.TypeName())
 }
 
 // withoutLetters is s.replace('(a)', ”).replace('(b)', ”).
