@@ -235,6 +235,41 @@ func TestRequestKeyNumCtx(t *testing.T) {
 	}
 }
 
+// TestRequestKeyGeminiSafety: each safety threshold sent to Gemini keys apart, as a stricter
+// one may block a reply a looser one let through; none (the default, which callers key as "")
+// keys as before Request had one; one given to another provider, which is sent none, keys as none.
+func TestRequestKeyGeminiSafety(t *testing.T) {
+	key := func(provider, level string) string {
+		k, err := RequestKey(model.Request{Provider: provider, Model: "m", GeminiSafety: level})
+		if err != nil {
+			t.Fatal(err)
+		}
+		return k
+	}
+	seen := map[string]string{}
+	for _, level := range []string{"", "block_none", "block_medium_and_above", "block_low_and_above"} {
+		k := key("googleai", level)
+		if other, ok := seen[k]; ok {
+			t.Errorf("googleai threshold %q keys as %q does", level, other)
+		}
+		seen[k] = level
+	}
+	type before struct {
+		Provider string          `json:"provider"`
+		Model    string          `json:"model"`
+		Messages []model.Message `json:"messages"`
+	}
+	plain, _ := Key(Namespace, before{Provider: "googleai", Model: "m"})
+	if got := key("googleai", ""); got != plain {
+		t.Errorf("googleai without a threshold keys as %.12s, want %.12s as before", got, plain)
+	}
+	for _, p := range []string{"openai", "anthropic", "ollama"} {
+		if a, b := key(p, ""), key(p, "block_none"); a != b {
+			t.Errorf("%s with threshold block_none keys as %.12s, want %.12s (none is sent)", p, b, a)
+		}
+	}
+}
+
 // TestRequestKeyStable: a request keys as it did before Request had TopK and qa-predict set TopP
 // (the keys below were made then), so that the replies cached by earlier versions are found; one
 // with top_p or top_k, or with another value of either, keys apart.

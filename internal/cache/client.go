@@ -30,7 +30,7 @@ const Namespace = "model.Response/v1"
 // chosen keep their keys, while a server that reads only one of the two names, and so answers
 // the other with no budget, is never served the reply of the other. A budget that is the one the
 // call carries without any (langchaingo's 2048 to anthropic and googleai) keys as none, as a
-// default base URL does.
+// default base URL does. A Gemini safety threshold keys only a googleai call.
 func RequestKey(req model.Request) (string, error) {
 	req.Seed = req.SentSeed()
 	req.NumCtx = req.SentNumCtx()
@@ -41,6 +41,9 @@ func RequestKey(req model.Request) (string, error) {
 	}
 	if req.MaxTokens == (model.Request{Provider: req.Provider}).SentMaxTokens() {
 		req.MaxTokens = 0
+	}
+	if req.Provider != "googleai" {
+		req.GeminiSafety = ""
 	}
 	if req.SentTemperature() == nil {
 		req.Temperature = nil

@@ -994,6 +994,30 @@ func TestLoopbackGeminiSafety(t *testing.T) {
 	}
 }
 
+// TestLoopbackGeminiSafetyKeysCache: --cache serves a Gemini judge's verdict only to a run at
+// the safety threshold it was asked with; the default, written out or not, keys as before.
+func TestLoopbackGeminiSafetyKeysCache(t *testing.T) {
+	t.Setenv("GOOGLE_API_KEY", "test-key-0123456789")
+	srv := clitest.NewGeminiServer(t, "yes")
+	cacheFile := filepath.Join(t.TempDir(), "j.sqlite")
+	in := rec("longmemeval:q1", "longmemeval", "single-session-user", "Which city?", "Paris", "Paris", "")
+	for i, tc := range []struct {
+		args []string
+		want []int // the thresholds of the calls made so far
+	}{
+		{nil, []int{3}},
+		{[]string{"--gemini-safety", "block_only_high"}, []int{3}},
+		{[]string{"--gemini-safety", "block_low_and_above"}, []int{3, 1}},
+		{[]string{"--gemini-safety", "block_low_and_above"}, []int{3, 1}},
+	} {
+		args := append([]string{"--provider", "googleai", "--base-url", srv.URL, "--model", "gemini-2.0-flash", "--cache", cacheFile}, tc.args...)
+		_, stderr, code := runJudge(t, args, in)
+		if got := srv.Thresholds(); code != command.ExitOK || !slices.Equal(got, tc.want) {
+			t.Errorf("run %d %v: exit %d, the calls so far carried thresholds %v; want 0 and %v (stderr %s)", i, tc.args, code, got, tc.want, stderr)
+		}
+	}
+}
+
 // TestLoopbackEvaLearnUnparsable: an EvaLearn judge reply from which EvaLearn's rule reads no
 // score is an unparsable judgment, an error counted and exiting 3, not the 0 upstream would count
 // without a word; a reply that reads 0 is a verdict of 0, labelled so.

@@ -48,6 +48,12 @@ type Request struct {
 	// auto for MaxTokensFieldFor's choice by BaseURL. Other providers' calls ignore it; what a
 	// call carries is SentMaxTokensField.
 	MaxTokensField string `json:"max_tokens_field,omitempty"`
+	// GeminiSafety is the threshold of the safetySettings a googleai call carries, which its
+	// client sets (gemini.WithSafety): "" for the default one (gemini.KeySafety), as a request
+	// keys the cache without it. It is here so that a reply is served only to a call with the
+	// threshold it was asked with, as a stricter one may block it; other providers' keys leave it
+	// out.
+	GeminiSafety string `json:"gemini_safety,omitempty"`
 	// Sample distinguishes repeated samples of the same request (n>1), so they are not collapsed.
 	Sample int `json:"sample,omitempty"`
 	// ResponseFormat asks for a reply format: "" (free text) or ResponseJSON. It is sent as

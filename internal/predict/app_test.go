@@ -1094,6 +1094,36 @@ func TestGeminiSafetyEndToEnd(t *testing.T) {
 	}
 }
 
+// TestGeminiSafetyKeysCache: the safety threshold is part of a Gemini call, so --cache serves a
+// reply only to a run with the threshold it was asked with: a run at a stricter one asks again
+// (its filter may block what a looser one let through), and the default, unwritten or written
+// out, keys as replies stored without it did.
+func TestGeminiSafetyKeysCache(t *testing.T) {
+	t.Setenv("GOOGLE_API_KEY", testKey)
+	srv := clitest.NewGeminiServer(t, "Paris")
+	cacheFile := filepath.Join(t.TempDir(), "c.sqlite")
+	for i, tc := range []struct {
+		args []string
+		want []int // the thresholds of the calls made so far
+	}{
+		{nil, []int{3, 3}},
+		{[]string{"--gemini-safety", "block_only_high"}, []int{3, 3}},
+		{[]string{"--gemini-safety", "block_low_and_above"}, []int{3, 3, 1, 1}},
+		{[]string{"--gemini-safety", "block_low_and_above"}, []int{3, 3, 1, 1}},
+		{nil, []int{3, 3, 1, 1}},
+	} {
+		args := append([]string{"--provider", "googleai", "--model", "gemini-2.0-flash", "--base-url", srv.URL,
+			"--concurrency", "1", "--cache", cacheFile}, tc.args...)
+		recs, stderr, err := run(t, context.Background(), input(2, nil), args...)
+		if err != nil || len(recs) != 2 || recs[1].Prediction.Text != "Paris" {
+			t.Fatalf("run %d %v: %d records, %v; stderr:\n%s", i, tc.args, len(recs), err, stderr)
+		}
+		if got := srv.Thresholds(); !reflect.DeepEqual(got, tc.want) {
+			t.Errorf("run %d %v: calls so far carried thresholds %v, want %v", i, tc.args, got, tc.want)
+		}
+	}
+}
+
 // costString is c's value, or "none" for nil.
 func costString(c *float64) string {
 	if c == nil {

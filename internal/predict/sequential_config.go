@@ -98,7 +98,8 @@ func (a *app) configureDryJudge(c *cli.Context) error {
 // (nil in a dry run).
 func (a *app) evaLearnJudge(c *cli.Context, client model.Client, provider, baseURL string) *judge.Judge {
 	return &judge.Judge{Client: client, Provider: provider, BaseURL: baseURL, Model: c.String("judge-model"), Mode: judge.ModeEvaLearn,
-		ParseRetries: c.Int("judge-parse-retries"), Prices: a.prices, Temperature: a.judgeTemperature, NumCtx: a.judgeNumCtx}
+		ParseRetries: c.Int("judge-parse-retries"), Prices: a.prices, Temperature: a.judgeTemperature, NumCtx: a.judgeNumCtx,
+		GeminiSafety: a.geminiSafety}
 }
 
 // configureJudgeTemperature reads --judge-temperature (a.judgeTemperature; nil leaves EvaLearn's
