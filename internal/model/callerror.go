@@ -6,6 +6,8 @@ import (
 	"fmt"
 	"net/http"
 	"strings"
+
+	"google.golang.org/api/googleapi"
 )
 
 // spent says why a reply cut at max_tokens can hold no text, or "" when req's budget is not known:
@@ -145,6 +147,12 @@ func withCause(err error, attempts *Attempts) string {
 	// langchaingo's anthropic client puts its own words before the server's; the caller names
 	// the provider and model already.
 	msg := strings.TrimPrefix(err.Error(), "anthropic: failed to create message: ")
+	if _, ok := errors.AsType[*googleapi.Error](err); ok {
+		// The Gemini client words the details of an error body (ErrorInfo, LocalizedMessage)
+		// on lines of their own after the status and message ("\nerror details: name =
+		// ErrorInfo … metadata = map[…]"): a failure is one line, as every other provider's.
+		msg, _, _ = strings.Cut(msg, "\n")
+	}
 	var fs *finalStatus
 	if errors.As(err, &fs) { // the server's own words, without the request line the client put round them
 		msg = fs.msg

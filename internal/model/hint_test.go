@@ -44,6 +44,10 @@ func TestCallErrorHint(t *testing.T) {
 		{"bad key", "googleai", clitest.Reply{Status: 400, ContentType: "application/json", Body: `{"error":{"code":400,"message":"API key not valid. Please pass a valid API key.","status":"INVALID_ARGUMENT"}}`}, "",
 			"googleai m: googleapi: Error 400: API key not valid. Please pass a valid API key; the API key was refused: check GOOGLE_API_KEY or GEMINI_API_KEY, or the file --api-key-file names"},
 		// The Gemini API's OpenAI-compatible endpoint refuses a key so, in a list.
+		// The Gemini API's refusal lists its details (ErrorInfo, LocalizedMessage), which the
+		// client words on lines of their own: the error keeps to the first, one line as any.
+		{"bad key, details", "googleai", clitest.Reply{Status: 400, ContentType: "application/json", Body: geminiBadKey}, "",
+			"googleai m: googleapi: Error 400: API key not valid. Please pass a valid API key; the API key was refused: check GOOGLE_API_KEY or GEMINI_API_KEY, or the file --api-key-file names"},
 		{"bad key", "openai", clitest.Reply{Status: 400, ContentType: "application/json", Body: "[" + geminiBadKey + "]"}, "/v1beta/openai",
 			"…; the API key was refused: check OPENAI_API_KEY, or the file --api-key-file names"},
 		{"404 model", "openai", clitest.Reply{Status: 404, ContentType: "application/json", Body: `{"error":{"message":"The model ` + "`m`" + ` does not exist or you do not have access to it.","type":"invalid_request_error","code":"model_not_found"}}`}, "/v1",
