@@ -204,68 +204,54 @@ func TestRequestKeyTemperature(t *testing.T) {
 // and may see a prompt the default window cuts; none keys as before Request had one; one given
 // to a provider that is sent none keys as none.
 func TestRequestKeyNumCtx(t *testing.T) {
-	key := func(provider string, n int) string {
-		k, err := RequestKey(model.Request{Provider: provider, Model: "m", NumCtx: n})
-		if err != nil {
-			t.Fatal(err)
-		}
-		return k
-	}
-	seen := map[string]int{}
-	for _, n := range []int{0, 2048, 8192, 131072} {
-		k := key("ollama", n)
-		if other, ok := seen[k]; ok {
-			t.Errorf("ollama num_ctx %d keys as %d does", n, other)
-		}
-		seen[k] = n
-	}
-	type before struct {
-		Provider string          `json:"provider"`
-		Model    string          `json:"model"`
-		Messages []model.Message `json:"messages"`
-	}
-	plain, _ := Key(Namespace, before{Provider: "ollama", Model: "m"})
-	if got := key("ollama", 0); got != plain {
-		t.Errorf("ollama without num_ctx keys as %.12s, want %.12s as before", got, plain)
-	}
-	for _, p := range []string{"openai", "anthropic", "googleai"} {
-		if a, b := key(p, 0), key(p, 8192); a != b {
-			t.Errorf("%s with num_ctx 8192 keys as %.12s, want %.12s (none is sent)", p, b, a)
-		}
-	}
+	checkKeyedApart(t, "ollama", []string{"openai", "anthropic", "googleai"}, []int{0, 2048, 8192, 131072},
+		func(r *model.Request, n int) { r.NumCtx = n })
 }
 
 // TestRequestKeyGeminiSafety: each safety threshold sent to Gemini keys apart, as a stricter
 // one may block a reply a looser one let through; none (the default, which callers key as "")
 // keys as before Request had one; one given to another provider, which is sent none, keys as none.
 func TestRequestKeyGeminiSafety(t *testing.T) {
-	key := func(provider, level string) string {
-		k, err := RequestKey(model.Request{Provider: provider, Model: "m", GeminiSafety: level})
+	checkKeyedApart(t, "googleai", []string{"openai", "anthropic", "ollama"}, []string{"", "block_none", "block_medium_and_above", "block_low_and_above"},
+		func(r *model.Request, level string) { r.GeminiSafety = level })
+}
+
+// checkKeyedApart checks a request field that set gives each of values (the first its zero
+// value): a request of provider keys apart for each value; with the zero value, as a request made
+// before Request had the field (provider, model and messages alone); and a request of each of
+// others, which are sent no such field, keys the last value as the zero one.
+func checkKeyedApart[T any](t *testing.T, provider string, others []string, values []T, set func(*model.Request, T)) {
+	t.Helper()
+	key := func(provider string, v T) string {
+		r := model.Request{Provider: provider, Model: "m"}
+		set(&r, v)
+		k, err := RequestKey(r)
 		if err != nil {
 			t.Fatal(err)
 		}
 		return k
 	}
-	seen := map[string]string{}
-	for _, level := range []string{"", "block_none", "block_medium_and_above", "block_low_and_above"} {
-		k := key("googleai", level)
+	seen := map[string]int{}
+	for i, v := range values {
+		k := key(provider, v)
 		if other, ok := seen[k]; ok {
-			t.Errorf("googleai threshold %q keys as %q does", level, other)
+			t.Errorf("%s with %v keys as with %v", provider, v, values[other])
 		}
-		seen[k] = level
+		seen[k] = i
 	}
 	type before struct {
 		Provider string          `json:"provider"`
 		Model    string          `json:"model"`
 		Messages []model.Message `json:"messages"`
 	}
-	plain, _ := Key(Namespace, before{Provider: "googleai", Model: "m"})
-	if got := key("googleai", ""); got != plain {
-		t.Errorf("googleai without a threshold keys as %.12s, want %.12s as before", got, plain)
+	plain, _ := Key(Namespace, before{Provider: provider, Model: "m"})
+	if got := key(provider, values[0]); got != plain {
+		t.Errorf("%s with %v keys as %.12s, want %.12s as before", provider, values[0], got, plain)
 	}
-	for _, p := range []string{"openai", "anthropic", "ollama"} {
-		if a, b := key(p, ""), key(p, "block_none"); a != b {
-			t.Errorf("%s with threshold block_none keys as %.12s, want %.12s (none is sent)", p, b, a)
+	last := values[len(values)-1]
+	for _, p := range others {
+		if a, b := key(p, values[0]), key(p, last); a != b {
+			t.Errorf("%s with %v keys as %.12s, want %.12s (none is sent)", p, last, b, a)
 		}
 	}
 }
