@@ -209,11 +209,15 @@ func TestRequestKeyNumCtx(t *testing.T) {
 }
 
 // TestRequestKeyGeminiSafety: each safety threshold sent to Gemini keys apart, as a stricter
-// one may block a reply a looser one let through; none (the default, which callers key as "")
-// keys as before Request had one; one given to another provider, which is sent none, keys as none.
+// one may block a reply a looser one let through; none, or the default named, keys as before
+// Request had one; one given to another provider, which is sent none, keys as none.
 func TestRequestKeyGeminiSafety(t *testing.T) {
 	checkKeyedApart(t, "googleai", []string{"openai", "anthropic", "ollama"}, []string{"", "block_none", "block_medium_and_above", "block_low_and_above"},
 		func(r *model.Request, level string) { r.GeminiSafety = level })
+	named, _ := RequestKey(model.Request{Provider: "googleai", Model: "m", GeminiSafety: model.DefaultGeminiSafety})
+	if none, _ := RequestKey(model.Request{Provider: "googleai", Model: "m"}); named != none {
+		t.Errorf("googleai with the default threshold named keys as %.12s, want %.12s as with none", named, none)
+	}
 }
 
 // checkKeyedApart checks a request field that set gives each of values (the first its zero

@@ -30,7 +30,8 @@ const Namespace = "model.Response/v1"
 // chosen keep their keys, while a server that reads only one of the two names, and so answers
 // the other with no budget, is never served the reply of the other. A budget that is the one the
 // call carries without any (langchaingo's 2048 to anthropic and googleai) keys as none, as a
-// default base URL does. A Gemini safety threshold keys only a googleai call.
+// default base URL does. A Gemini safety threshold keys only a googleai call, and the default
+// one as none, as replies were stored before the threshold was keyed.
 func RequestKey(req model.Request) (string, error) {
 	req.Seed = req.SentSeed()
 	req.NumCtx = req.SentNumCtx()
@@ -42,7 +43,7 @@ func RequestKey(req model.Request) (string, error) {
 	if req.MaxTokens == (model.Request{Provider: req.Provider}).SentMaxTokens() {
 		req.MaxTokens = 0
 	}
-	if req.Provider != "googleai" {
+	if req.Provider != "googleai" || req.GeminiSafety == model.DefaultGeminiSafety {
 		req.GeminiSafety = ""
 	}
 	if req.SentTemperature() == nil {

@@ -50,17 +50,9 @@ func WithSafety(level string) func(base, key string, hc *http.Client) (llms.Mode
 	}
 }
 
-// DefaultSafety is the threshold langchaingo v0.1.14 sends unless told otherwise.
+// DefaultSafety is the threshold langchaingo v0.1.14 sends unless told otherwise, which the cache
+// keys as none (model.DefaultGeminiSafety, the same: package model cannot import this one).
 const DefaultSafety = "block_only_high"
-
-// KeySafety is level as model.Request.GeminiSafety keys it: "" for DefaultSafety, which the
-// replies stored before the threshold was keyed were asked with.
-func KeySafety(level string) string {
-	if level == DefaultSafety {
-		return ""
-	}
-	return level
-}
 
 // SafetyLevels are the thresholds of --gemini-safety, from blocking least to most, as the Gemini
 // API names them (HarmBlockThreshold), in lower case.

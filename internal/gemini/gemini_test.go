@@ -148,3 +148,11 @@ func TestSafetyOnTheWire(t *testing.T) {
 		})
 	}
 }
+
+// TestDefaultSafetyKeyed: the threshold the cache keys as none is the one calls carry by default,
+// so that a run with --gemini-safety unset and one that names the default share their replies.
+func TestDefaultSafetyKeyed(t *testing.T) {
+	if gemini.DefaultSafety != model.DefaultGeminiSafety {
+		t.Errorf("gemini.DefaultSafety = %q, model.DefaultGeminiSafety = %q; want one threshold", gemini.DefaultSafety, model.DefaultGeminiSafety)
+	}
+}

@@ -6,7 +6,6 @@ import (
 	"errors"
 	"strings"
 
-	"github.com/qapipe/qapipe/internal/gemini"
 	"github.com/qapipe/qapipe/internal/interrupt"
 	"github.com/qapipe/qapipe/internal/model"
 	"github.com/qapipe/qapipe/pkg/record"
@@ -33,7 +32,7 @@ func (j *Judge) request(p Plan, sample int) model.Request {
 	}
 	return model.Request{Provider: j.Provider, BaseURL: j.BaseURL, Model: cmp.Or(p.Model, j.Model), Messages: p.Messages,
 		Temperature: temperature, MaxTokens: maxTokens, NumCtx: j.NumCtx, Seed: seed, Sample: sample, ResponseFormat: p.ResponseFormat,
-		MaxTokensField: j.MaxTokensField, GeminiSafety: gemini.KeySafety(j.GeminiSafety)}
+		MaxTokensField: j.MaxTokensField, GeminiSafety: j.GeminiSafety}
 }
 
 // call asks the model, re-asking unparsable replies as distinct samples (ParseRetries more), and

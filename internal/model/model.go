@@ -23,6 +23,10 @@ type Message struct {
 	Content string `json:"content"`
 }
 
+// DefaultGeminiSafety is the threshold langchaingo v0.1.14 sends a googleai call unless told
+// otherwise (gemini.DefaultSafety).
+const DefaultGeminiSafety = "block_only_high"
+
 // Request is everything that determines a model's answer. Its canonical JSON encoding is what the
 // cache key is computed from, so every field that changes the reply must live here.
 type Request struct {
@@ -49,10 +53,9 @@ type Request struct {
 	// call carries is SentMaxTokensField.
 	MaxTokensField string `json:"max_tokens_field,omitempty"`
 	// GeminiSafety is the threshold of the safetySettings a googleai call carries, which its
-	// client sets (gemini.WithSafety): "" for the default one (gemini.KeySafety), as a request
-	// keys the cache without it. It is here so that a reply is served only to a call with the
-	// threshold it was asked with, as a stricter one may block it; other providers' keys leave it
-	// out.
+	// client sets (gemini.WithSafety); "" is DefaultGeminiSafety. It is here so that a reply is
+	// served only to a call with the threshold it was asked with, as a stricter one may block it
+	// (the cache keys the default and other providers' thresholds as none).
 	GeminiSafety string `json:"gemini_safety,omitempty"`
 	// Sample distinguishes repeated samples of the same request (n>1), so they are not collapsed.
 	Sample int `json:"sample,omitempty"`

@@ -7,7 +7,6 @@ import (
 	"fmt"
 	"time"
 
-	"github.com/qapipe/qapipe/internal/gemini"
 	"github.com/qapipe/qapipe/internal/interrupt"
 	"github.com/qapipe/qapipe/internal/model"
 	"github.com/qapipe/qapipe/internal/prompt"
@@ -219,5 +218,5 @@ func (a *app) chatAs(role, text string, maxTokens int) model.Request {
 	temp := a.temperature
 	return model.Request{Provider: a.provider, BaseURL: a.baseURL, Model: a.modelName, Messages: msgs,
 		Temperature: &temp, MaxTokens: maxTokens, TopP: a.topP, TopK: a.topK, NumCtx: a.numCtx, Seed: a.seed, Sample: a.sample,
-		MaxTokensField: a.maxTokensField, Stop: a.stop, GeminiSafety: gemini.KeySafety(a.geminiSafety)}
+		MaxTokensField: a.maxTokensField, Stop: a.stop, GeminiSafety: a.geminiSafety}
 }

@@ -32,7 +32,6 @@ import (
 	"strings"
 	"sync"
 
-	"github.com/qapipe/qapipe/internal/gemini"
 	"github.com/qapipe/qapipe/internal/interrupt"
 	"github.com/qapipe/qapipe/internal/judge"
 	"github.com/qapipe/qapipe/internal/model"
@@ -340,7 +339,7 @@ func (a *app) studentRequest(rec *record.Record, history []prompt.EvaLearnRecord
 	temp := a.seq.temperature
 	return model.Request{Provider: a.provider, BaseURL: a.baseURL, Model: a.modelName, Temperature: &temp,
 		MaxTokens: a.seq.maxTokens, TopP: a.topP, TopK: a.topK, NumCtx: a.numCtx, Seed: a.seed, Sample: a.sample,
-		MaxTokensField: a.maxTokensField, Stop: a.stop, GeminiSafety: gemini.KeySafety(a.geminiSafety), Messages: []model.Message{{Role: "system", Content: sys}, {Role: "user", Content: user}}}, nil
+		MaxTokensField: a.maxTokensField, Stop: a.stop, GeminiSafety: a.geminiSafety, Messages: []model.Message{{Role: "system", Content: sys}, {Role: "user", Content: user}}}, nil
 }
 
 // studentFault returns the sequence type rec's student prompt names (studentType), or what keeps
